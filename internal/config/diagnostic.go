@@ -1,0 +1,26 @@
+package config
+
+import "fmt"
+
+// Diagnostic is a problem found in a file the user wrote: where it is (a
+// dotted path such as hooks.pre_tool_call[0].timeout, the file and line) and
+// what is wrong. Diagnostics never stop a command: the bad part is skipped.
+type Diagnostic struct {
+	Level   string `json:"level"` // "warning" or "error"
+	Path    string `json:"path"`
+	File    string `json:"file"`
+	Line    int    `json:"line"`
+	Message string `json:"message"`
+}
+
+// String renders the diagnostic as "file:line: path: message".
+func (d Diagnostic) String() string {
+	loc := d.File
+	if d.Line > 0 {
+		loc = fmt.Sprintf("%s:%d", d.File, d.Line)
+	}
+	if d.Path != "" {
+		return fmt.Sprintf("%s: %s: %s", loc, d.Path, d.Message)
+	}
+	return fmt.Sprintf("%s: %s", loc, d.Message)
+}

@@ -1,0 +1,39 @@
+package shell
+
+import (
+	"context"
+	"time"
+)
+
+// MaxCapture is how much of each output stream a run keeps; the rest is
+// drained and the result marked truncated.
+const MaxCapture = 1 << 20
+
+// Request is one command to run.
+type Request struct {
+	Argv    []string
+	Stdin   []byte
+	Env     []string // full environment of the child (os.Environ() plus extras)
+	Dir     string   // working directory; "" = ours
+	Timeout time.Duration
+	// MaxOutput caps each of stdout and stderr; 0 means MaxCapture.
+	MaxOutput int
+}
+
+// Result is what one run produced.
+type Result struct {
+	ExitCode        *int // nil unless the process exited
+	Stdout          string
+	Stderr          string
+	StdoutTruncated bool
+	StderrTruncated bool
+	TimedOut        bool
+	Err             string // start failure or wait error, "" when none
+	Elapsed         time.Duration
+}
+
+// Runner runs one command; the engine depends on this interface so unit
+// tests can use a fake.
+type Runner interface {
+	Run(ctx context.Context, req Request) Result
+}

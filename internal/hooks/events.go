@@ -1,10 +1,20 @@
 package hooks
 
+import (
+	"fmt"
+	"strings"
+
+	"github.com/hermes-hooks/hermes/internal/pyjson"
+)
+
 // Event is one shell-hook event of the agent's life (SPEC §3.1).
 type Event struct {
-	Name        string
+	Name string
+	// Description says in one line when the event fires and what a hook can
+	// do there.
 	Description string
-	Fields      []string
+	// Fields are the keyword arguments the agent passes, in its order.
+	Fields []string
 	// Tool: the matcher is honoured (pre_tool_call, post_tool_call).
 	Tool bool
 	// Blocking: exit 2 and fail_closed apply (pre_tool_call).
@@ -12,56 +22,28 @@ type Event struct {
 	// ShellSupported is false for events shell hooks cannot serve.
 	ShellSupported bool
 	// Payload is the synthetic payload in fields shape, as JSON object text
-	// (key order kept).
+	// whose keys are Fields in order. It is source text, not output: decode
+	// it (PayloadObject) before writing it anywhere.
 	Payload string
 	// Extra marks an event that came from hooks_extra_events.
 	Extra bool
 }
 
-// shellEvents is the catalogue, in the order of SPEC §3.1.
-var shellEvents = []Event{
-	{Name: "pre_tool_call", Tool: true, Blocking: true, ShellSupported: true},
-	{Name: "post_tool_call", Tool: true, ShellSupported: true},
-	{Name: "pre_llm_call", ShellSupported: true},
-	{Name: "post_llm_call", ShellSupported: true},
-	{Name: "on_session_start", ShellSupported: true},
-	{Name: "on_session_end", ShellSupported: true},
-	{Name: "on_session_finalize", ShellSupported: true},
-	{Name: "on_session_reset", ShellSupported: true},
-	{Name: "transform_terminal_output", ShellSupported: true},
-	{Name: "transform_tool_result", ShellSupported: true},
-	{Name: "transform_llm_output", ShellSupported: true},
-	{Name: "on_stream_start", ShellSupported: true},
-	{Name: "on_stream_delta", ShellSupported: true},
-	{Name: "on_stream_end", ShellSupported: true},
-	{Name: "on_interim_message", ShellSupported: true},
-	{Name: "pre_verify", ShellSupported: true},
-	{Name: "pre_api_request", ShellSupported: true},
-	{Name: "post_api_request", ShellSupported: true},
-	{Name: "api_request_error", ShellSupported: true},
-	{Name: "pre_auxiliary_call", ShellSupported: true},
-	{Name: "post_auxiliary_call", ShellSupported: true},
-	{Name: "transform_api_error_classification", ShellSupported: false},
-	{Name: "on_skill_lifecycle", ShellSupported: true},
-	{Name: "subagent_start", ShellSupported: true},
-	{Name: "subagent_stop", ShellSupported: true},
-	{Name: "pre_gateway_dispatch", ShellSupported: true},
-	{Name: "agent_loop_stopped", ShellSupported: true},
-	{Name: "pre_approval_request", ShellSupported: true},
-	{Name: "post_approval_response", ShellSupported: true},
-	{Name: "on_room_member_activity", ShellSupported: true},
-	{Name: "pre_transcription", ShellSupported: true},
-	{Name: "kanban_task_claimed", ShellSupported: true},
-	{Name: "kanban_task_completed", ShellSupported: true},
-	{Name: "kanban_task_blocked", ShellSupported: true},
-	{Name: "on_kanban_worker_spawned", ShellSupported: true},
-	{Name: "on_kanban_worker_exited", ShellSupported: true},
-	{Name: "on_kanban_worker_stale_claim", ShellSupported: true},
-	{Name: "on_kanban_task_updated", ShellSupported: true},
-	{Name: "on_kanban_dispatch_tick", ShellSupported: true},
-	{Name: "gateway_platform_event", ShellSupported: true},
-	{Name: "pre_command", ShellSupported: true},
-	{Name: "pre_tts_synthesis", ShellSupported: true},
+// extraPayload is what the agent sends for an event it knows nothing about.
+const extraPayload = `{"session_id": "test-session"}`
+
+// PayloadObject decodes the synthetic payload into a fresh object the caller
+// may modify (merging a user payload into it, for instance).
+func (e Event) PayloadObject() (*pyjson.Object, error) {
+	return decodePayload(e.Name, e.Payload)
+}
+
+func decodePayload(name, text string) (*pyjson.Object, error) {
+	obj, err := pyjson.DecodeObject([]byte(text))
+	if err != nil {
+		return nil, fmt.Errorf("synthetic payload of event %q is not a JSON object: %w", name, err)
+	}
+	return obj, nil
 }
 
 // Catalogue is the set of shell events one invocation knows: the built-in
@@ -74,17 +56,25 @@ type Catalogue struct {
 // NewCatalogue returns the built-in events plus extra names (observer
 // semantics, payload {"session_id": "test-session"}). Extra names that are
 // already known, blank, or gateway-style (containing ':') are ignored.
+// Names are trimmed, since they come from hand-written YAML.
 func NewCatalogue(extra []string) *Catalogue {
-	c := &Catalogue{byName: map[string]int{}}
+	c := &Catalogue{byName: make(map[string]int, len(shellEvents)+len(extra))}
 	for _, e := range shellEvents {
 		c.add(e)
 	}
 	for _, name := range extra {
-		if name == "" || c.Has(name) || containsColon(name) {
+		name = strings.TrimSpace(name)
+		if name == "" || c.Has(name) || IsGatewayEvent(name) {
 			continue
 		}
-		c.add(Event{Name: name, Description: "extra event from hooks_extra_events", ShellSupported: true,
-			Payload: `{"session_id": "test-session"}`, Extra: true})
+		c.add(Event{
+			Name:           name,
+			Description:    "Extra event from hooks_extra_events (unknown to this build); hooks observe it only",
+			Fields:         []string{"session_id"},
+			ShellSupported: true,
+			Payload:        extraPayload,
+			Extra:          true,
+		})
 	}
 	return c
 }
@@ -94,7 +84,8 @@ func (c *Catalogue) add(e Event) {
 	c.events = append(c.events, e)
 }
 
-// Events lists every event in catalogue order.
+// Events lists every event in catalogue order. The slice must not be
+// modified.
 func (c *Catalogue) Events() []Event { return c.events }
 
 // Lookup returns the event named name.
@@ -107,7 +98,10 @@ func (c *Catalogue) Lookup(name string) (Event, bool) {
 }
 
 // Has reports whether name is a known shell event.
-func (c *Catalogue) Has(name string) bool { _, ok := c.byName[name]; return ok }
+func (c *Catalogue) Has(name string) bool {
+	_, ok := c.byName[name]
+	return ok
+}
 
 // Names lists the event names in catalogue order.
 func (c *Catalogue) Names() []string {
@@ -116,13 +110,4 @@ func (c *Catalogue) Names() []string {
 		names[i] = e.Name
 	}
 	return names
-}
-
-func containsColon(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] == ':' {
-			return true
-		}
-	}
-	return false
 }

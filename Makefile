@@ -1,0 +1,32 @@
+GO ?= go
+BIN := bin/hermes
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+LDFLAGS := -X github.com/hermes-hooks/hermes/internal/cli.Version=$(VERSION)
+
+.PHONY: build test demo lint bench fuzz docs stress clean
+
+build:
+	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/hermes
+
+## test: every unit test and end-to-end scenario
+test:
+	$(GO) test -count=1 ./...
+
+## demo: the tool on a copy of the bundled example home
+demo: build
+	./scripts/demo.sh $(BIN)
+
+lint:
+	@test -z "$$(gofmt -l .)" || { gofmt -l .; echo "gofmt: files above need formatting"; exit 1; }
+	$(GO) vet ./...
+	$(GO) mod tidy -diff
+
+bench: build
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+FUZZTIME ?= 30s
+fuzz:
+	./scripts/fuzz.sh $(FUZZTIME)
+
+clean:
+	rm -rf bin

@@ -1,0 +1,33 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"hermes": func() { os.Exit(run()) },
+	})
+}
+
+// TestScripts runs the end-to-end scenarios of testdata/script: the real
+// binary, as a user would run it, in a fresh HOME each.
+func TestScripts(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir:                 filepath.Join("..", "..", "testdata", "script"),
+		RequireExplicitExec: true,
+		RequireUniqueNames:  true,
+		UpdateScripts:       os.Getenv("UPDATE_GOLDEN") != "",
+		Setup: func(env *testscript.Env) error {
+			home := filepath.Join(env.WorkDir, "home")
+			env.Setenv("HOME", home)
+			env.Setenv("HERMES_HOME", filepath.Join(home, ".hermes"))
+			env.Setenv("NO_COLOR", "")
+			return os.MkdirAll(filepath.Join(home, ".hermes"), 0o755)
+		},
+	})
+}

@@ -1,0 +1,52 @@
+package cli
+
+import (
+	"os"
+	"time"
+
+	"github.com/spf13/viper"
+
+	"github.com/hermes-hooks/hermes/internal/config"
+	"github.com/hermes-hooks/hermes/internal/iostreams"
+	"github.com/hermes-hooks/hermes/internal/shell"
+)
+
+// Version is set at build time with -ldflags "-X ...cli.Version=...".
+var Version = "dev"
+
+// Factory holds what every command depends on; tests build their own.
+type Factory struct {
+	IO *iostreams.IOStreams
+	// Env looks up environment variables (os.LookupEnv in production).
+	Env config.Env
+	// Environ is the base environment handed to hooks.
+	Environ func() []string
+	// UserHome is the user's home directory (for ~ and ~/.hermes).
+	UserHome func() string
+	Runner   shell.Runner
+	Now      func() time.Time
+	// Settings binds global flags and environment variables (viper).
+	Settings *viper.Viper
+	// Prompter asks questions at a terminal.
+	Prompter Prompter
+}
+
+// NewFactory returns the production factory.
+func NewFactory() *Factory {
+	io := iostreams.System()
+	return &Factory{
+		IO:      io,
+		Env:     os.LookupEnv,
+		Environ: os.Environ,
+		UserHome: func() string {
+			if h, err := os.UserHomeDir(); err == nil {
+				return h
+			}
+			return "/"
+		},
+		Runner:   shell.Exec{},
+		Now:      time.Now,
+		Settings: viper.New(),
+		Prompter: &surveyPrompter{io: io},
+	}
+}

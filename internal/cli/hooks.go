@@ -1,0 +1,30 @@
+package cli
+
+import (
+	"strings"
+
+	"github.com/spf13/cobra"
+)
+
+func newCmdHooks(f *Factory) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "hooks",
+		Short: "Manage the agent's shell hooks, gateway hooks and webhooks",
+		Long: `Inspect, approve, test and fire the hooks of the Hermes agent.
+
+Shell hooks are declared in the hooks: block of the config file and need
+consent per (event, command), kept in shell-hooks-allowlist.json.`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				msg := "unknown command \"" + args[0] + "\" for \"hermes hooks\""
+				if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
+					msg += "\n\nDid you mean this?\n\t" + strings.Join(s, "\n\t")
+				}
+				return &UsageError{msg: msg}
+			}
+			return cmd.Help()
+		},
+	}
+	cmd.SetHelpTemplate(cmd.HelpTemplate() + "\n" + exitCodeTable + "\n")
+	return cmd
+}

@@ -1,0 +1,82 @@
+// Package cli is the command-line surface: Cobra commands, flag parsing,
+// prompts and rendering. It is the only package that prints or knows about
+// Cobra, survey and viper.
+package cli
+
+import (
+	"github.com/spf13/cobra"
+)
+
+// NewRootCmd builds `hermes` and its command tree.
+func NewRootCmd(f *Factory) *cobra.Command {
+	root := &cobra.Command{
+		Use:           "hermes",
+		Short:         "Inspect, approve, test and fire the hooks of the Hermes agent",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		Version:       Version,
+		// Without a subcommand, show help; Cobra reports an unknown one
+		// with a suggestion (Args stays nil for that).
+		RunE: func(cmd *cobra.Command, args []string) error { return cmd.Help() },
+		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
+			if noColor, _ := cmd.Flags().GetBool("no-color"); noColor {
+				f.IO.SetNoColor(true)
+			}
+			return nil
+		},
+	}
+	root.SetIn(f.IO.In)
+	root.SetOut(f.IO.Out)
+	root.SetErr(f.IO.ErrOut)
+	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
+		return &UsageError{msg: err.Error()}
+	})
+
+	pf := root.PersistentFlags()
+	pf.String("home", "", "Hermes home directory (default: $HERMES_HOME, else ~/.hermes)")
+	pf.StringP("profile", "p", "", "use the profile `NAME` (<root>/profiles/NAME)")
+	pf.String("config", "", "config `FILE` (default: <home>/config.yaml, else <home>/cli-config.yaml)")
+	pf.Bool("accept-hooks", false, "approve unseen shell hooks without asking (recorded in the allowlist)")
+	pf.Bool("no-color", false, "no colour in the output (also NO_COLOR)")
+	pf.Bool("verbose", false, "say more about what is done")
+	_ = f.Settings.BindPFlags(pf)
+
+	root.SetHelpTemplate(root.HelpTemplate() + "\n" + exitCodeTable + "\n")
+	root.AddCommand(newCmdHooks(f))
+	root.AddCommand(newCmdVersion(f))
+	root.AddCommand(newCmdCompletion(f))
+	return root
+}
+
+func newCmdVersion(f *Factory) *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "Print the version of hermes",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			_, err := f.IO.Out.Write([]byte("hermes " + Version + "\n"))
+			return err
+		},
+	}
+}
+
+func newCmdCompletion(f *Factory) *cobra.Command {
+	return &cobra.Command{
+		Use:       "completion bash|zsh|fish",
+		Short:     "Print a shell completion script",
+		Args:      cobra.ExactArgs(1),
+		ValidArgs: []string{"bash", "zsh", "fish"},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			root := cmd.Root()
+			switch args[0] {
+			case "bash":
+				return root.GenBashCompletionV2(f.IO.Out, true)
+			case "zsh":
+				return root.GenZshCompletion(f.IO.Out)
+			case "fish":
+				return root.GenFishCompletion(f.IO.Out, true)
+			}
+			return usageErrorf("unknown shell %q: choose bash, zsh or fish", args[0])
+		},
+	}
+}

@@ -1,0 +1,290 @@
+package shell
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"math"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+	"unicode/utf8"
+)
+
+// pipeGrace is how long we keep reading the pipes once the hook's group has
+// been killed: a grandchild that left the group but still holds stdout must
+// not keep us waiting longer than this.
+const pipeGrace = time.Second
+
+// Exec is the real Runner: it runs argv directly (never through a shell) as
+// the leader of a new process group.
+type Exec struct{}
+
+var _ Runner = Exec{}
+
+// Run runs req and reports what happened; every failure is described in the
+// Result, never returned or panicked.
+//
+// A run lasts until the hook has exited and its stdout and stderr are closed
+// (a background job still holding them is part of the hook, as with Python's
+// communicate), or until the timeout or ctx ends it. Then the whole process
+// group is killed with SIGKILL and Run returns at most pipeGrace later,
+// whatever escaped descendants do with the pipes. The pipes are ours rather
+// than exec's copying goroutines so that this bound holds for stdin too.
+func (Exec) Run(ctx context.Context, req Request) Result {
+	if len(req.Argv) == 0 {
+		return Result{Err: errEmptyCommand.Error()}
+	}
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if ctx.Err() != nil {
+		return Result{Err: "interrupted"}
+	}
+	runCtx, cancel := ctx, context.CancelFunc(func() {})
+	if req.Timeout > 0 {
+		runCtx, cancel = context.WithTimeout(ctx, req.Timeout)
+	}
+	defer cancel()
+
+	start := time.Now()
+	p, err := openPipes()
+	if err != nil {
+		return Result{Err: err.Error()}
+	}
+	defer p.closeOurs()
+
+	cmd := exec.Command(req.Argv[0], req.Argv[1:]...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = p.inR, p.outW, p.errW
+	cmd.Env, cmd.Dir = req.Env, req.Dir
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	err = cmd.Start()
+	// The child has its own copies now; ours must go so that we see EOF
+	// when the child's side closes.
+	p.closeChilds()
+	if err != nil {
+		return Result{Err: startError(err), Elapsed: time.Since(start)}
+	}
+	pid := cmd.Process.Pid
+
+	go func() {
+		// EPIPE (the hook exited without reading) is not our problem.
+		_, _ = p.inW.Write(req.Stdin)
+		_ = p.inW.Close()
+	}()
+
+	max := req.MaxOutput
+	if max <= 0 {
+		max = MaxCapture
+	}
+	stdout, stderr := &capture{max: max}, &capture{max: max}
+	pipesDone := make(chan struct{})
+	go func() {
+		var wg sync.WaitGroup
+		wg.Go(func() { _, _ = io.Copy(stdout, p.outR) })
+		wg.Go(func() { _, _ = io.Copy(stderr, p.errR) })
+		wg.Wait()
+		close(pipesDone)
+	}()
+
+	type waitResult struct {
+		state *os.ProcessState
+		err   error
+	}
+	waited := make(chan waitResult, 1)
+	go func() {
+		err := cmd.Wait()
+		waited <- waitResult{cmd.ProcessState, err}
+	}()
+
+	var (
+		res      Result
+		wr       waitResult
+		exited   bool
+		closed   bool
+		killedBy string // "" unless we killed the group: "timeout" or "interrupted"
+	)
+	for !(exited && closed) && killedBy == "" {
+		select {
+		case wr = <-waited:
+			exited = true
+			var exitErr *exec.ExitError
+			if wr.err != nil && !errors.As(wr.err, &exitErr) {
+				killedBy = "error"
+			}
+		case <-pipesDone:
+			closed = true
+		case <-runCtx.Done():
+			killedBy = "timeout"
+			if ctx.Err() != nil {
+				killedBy = "interrupted"
+			}
+		}
+	}
+	if killedBy != "" {
+		KillGroup(pid)
+		grace := time.NewTimer(pipeGrace)
+		defer grace.Stop()
+		for !(exited && closed) && grace != nil {
+			select {
+			case wr = <-waited:
+				exited = true
+			case <-pipesDone:
+				closed = true
+			case <-grace.C:
+				grace = nil
+			}
+		}
+		if !closed {
+			// Closing our read ends unblocks the copiers; the captures are
+			// only read once they have returned.
+			p.closeReaders()
+			<-pipesDone
+		}
+	}
+	res.Elapsed = time.Since(start)
+
+	switch killedBy {
+	case "timeout":
+		res.TimedOut = true
+	case "interrupted":
+		res.Err = "interrupted"
+	case "error":
+		res.Err = wr.err.Error()
+	}
+	if st := wr.state; exited && st != nil {
+		ws, _ := st.Sys().(syscall.WaitStatus)
+		switch {
+		case st.Exited():
+			code := st.ExitCode()
+			res.ExitCode = &code
+		case ws.Signaled() && killedBy == "":
+			res.Err = "killed by signal: " + ws.Signal().String()
+		}
+	}
+	res.Stdout, res.StdoutTruncated = stdout.text()
+	res.Stderr, res.StderrTruncated = stderr.text()
+	return res
+}
+
+// pipes are the three stdio pipes of one run: the child's ends are closed
+// right after start, ours when Run returns.
+type pipes struct {
+	inR, inW, outR, outW, errR, errW *os.File
+}
+
+func openPipes() (*pipes, error) {
+	var p pipes
+	var err error
+	if p.inR, p.inW, err = os.Pipe(); err != nil {
+		return nil, fmt.Errorf("cannot create a pipe for the hook: %w", err)
+	}
+	if p.outR, p.outW, err = os.Pipe(); err != nil {
+		p.closeAll()
+		return nil, fmt.Errorf("cannot create a pipe for the hook: %w", err)
+	}
+	if p.errR, p.errW, err = os.Pipe(); err != nil {
+		p.closeAll()
+		return nil, fmt.Errorf("cannot create a pipe for the hook: %w", err)
+	}
+	return &p, nil
+}
+
+func (p *pipes) closeChilds()  { closeFiles(p.inR, p.outW, p.errW) }
+func (p *pipes) closeReaders() { closeFiles(p.outR, p.errR) }
+func (p *pipes) closeOurs()    { closeFiles(p.inW, p.outR, p.errR) }
+func (p *pipes) closeAll()     { p.closeChilds(); p.closeOurs() }
+
+// closeFiles closes each non-nil file; closing one twice is harmless
+// (os.File reports ErrClosed, which nobody needs).
+func closeFiles(files ...*os.File) {
+	for _, f := range files {
+		if f != nil {
+			_ = f.Close()
+		}
+	}
+}
+
+// startError maps a failure to start the process to the messages of SPEC §5.
+func startError(err error) string {
+	switch {
+	case errors.Is(err, exec.ErrNotFound), errors.Is(err, fs.ErrNotExist):
+		return "command not found"
+	case errors.Is(err, fs.ErrPermission):
+		return "command not executable"
+	}
+	// Prefer the bare OS message ("exec format error") over Go's wrapping
+	// ("fork/exec /path: exec format error").
+	var errno syscall.Errno
+	if errors.As(err, &errno) {
+		return errno.Error()
+	}
+	return err.Error()
+}
+
+// KillGroup sends SIGKILL to the whole process group led by pid. Errors are
+// ignored: the only likely one is that the group is already gone.
+func KillGroup(pid int) {
+	if pid > 0 {
+		_ = syscall.Kill(-pid, syscall.SIGKILL)
+	}
+}
+
+// ElapsedSeconds is the run's duration in seconds rounded to 3 decimals, as
+// reported in JSON.
+func (r Result) ElapsedSeconds() float64 {
+	return math.Round(r.Elapsed.Seconds()*1000) / 1000
+}
+
+// capture keeps the first max bytes written to it and counts the rest as
+// written, so the hook never blocks on a full pipe while memory stays
+// bounded whatever it prints. One capture serves one stream: exec copies
+// each stream in its own goroutine.
+type capture struct {
+	max       int
+	buf       []byte
+	truncated bool
+}
+
+func (c *capture) Write(p []byte) (int, error) {
+	room := c.max - len(c.buf)
+	if len(p) > room {
+		c.truncated = true
+		if room > 0 {
+			c.buf = append(c.buf, p[:room]...)
+		}
+		return len(p), nil
+	}
+	c.buf = append(c.buf, p...)
+	return len(p), nil
+}
+
+// text returns the captured bytes as valid UTF-8. When the cut at max split
+// a multi-byte character, the partial character is dropped rather than
+// turned into U+FFFD: it was valid output, just cut short.
+func (c *capture) text() (string, bool) {
+	b := c.buf
+	if c.truncated {
+		b = trimPartialRune(b)
+	}
+	return strings.ToValidUTF8(string(b), "\uFFFD"), c.truncated
+}
+
+// trimPartialRune drops an incomplete UTF-8 sequence at the end of b.
+func trimPartialRune(b []byte) []byte {
+	for i := 1; i <= utf8.UTFMax-1 && i <= len(b); i++ {
+		start := len(b) - i
+		if utf8.RuneStart(b[start]) {
+			if !utf8.FullRune(b[start:]) {
+				return b[:start]
+			}
+			return b
+		}
+	}
+	return b
+}

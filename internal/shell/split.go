@@ -1,0 +1,129 @@
+package shell
+
+import (
+	"errors"
+	"strings"
+)
+
+// Python's shlex error messages, kept verbatim so a parse error reads the
+// same as it did in the Python implementation.
+var (
+	errNoClosingQuote = errors.New("No closing quotation")
+	errNoEscapedChar  = errors.New("No escaped character")
+)
+
+// lexer states, named after the ones in Python's shlex.read_token.
+const (
+	stBlank  = iota // between words (' ')
+	stWord          // inside a word ('a')
+	stSingle        // inside '...'
+	stDouble        // inside "..."
+	stEscape        // just after a backslash
+)
+
+// Split splits s into words exactly as Python's shlex.split(s) does (posix
+// mode, no comments): whitespace is ' ', '\t', '\r' and '\n'; single quotes
+// are literal; inside double quotes a backslash escapes only '"' and '\';
+// outside quotes a backslash escapes any character; '#' is ordinary;
+// adjacent quoted and unquoted parts join into one word; and an empty pair
+// of quotes is an empty word.
+//
+// The input is walked byte by byte: every special character is ASCII, so
+// multi-byte UTF-8 (and even invalid bytes) pass through unchanged.
+func Split(s string) ([]string, error) {
+	var (
+		words []string
+		tok   strings.Builder
+		// Being in stWord means a word exists even if tok is empty: a
+		// closing quote lands there, which is how '' becomes a word.
+		state = stBlank
+		// where to go back to after an escaped character
+		escapedFrom = stWord
+	)
+	emit := func() {
+		words = append(words, tok.String())
+		tok.Reset()
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch state {
+		case stBlank, stWord:
+			switch c {
+			case ' ', '\t', '\r', '\n':
+				if state == stWord {
+					emit()
+				}
+				state = stBlank
+			case '\\':
+				escapedFrom, state = stWord, stEscape
+			case '\'':
+				state = stSingle
+			case '"':
+				state = stDouble
+			default:
+				tok.WriteByte(c)
+				state = stWord
+			}
+		case stSingle:
+			if c == '\'' {
+				state = stWord
+			} else {
+				tok.WriteByte(c)
+			}
+		case stDouble:
+			switch c {
+			case '"':
+				state = stWord
+			case '\\':
+				escapedFrom, state = stDouble, stEscape
+			default:
+				tok.WriteByte(c)
+			}
+		case stEscape:
+			// Inside double quotes only the quote and the backslash itself
+			// can be escaped; anything else keeps its backslash.
+			if escapedFrom == stDouble && c != '"' && c != '\\' {
+				tok.WriteByte('\\')
+			}
+			tok.WriteByte(c)
+			state = escapedFrom
+		}
+	}
+	switch state {
+	case stSingle, stDouble:
+		return nil, errNoClosingQuote
+	case stEscape:
+		return nil, errNoEscapedChar
+	case stWord:
+		emit()
+	}
+	return words, nil
+}
+
+// Quote returns s quoted so that Split gives it back as one word, exactly as
+// Python's shlex.quote does.
+func Quote(s string) string {
+	if s == "" {
+		return "''"
+	}
+	safe := true
+	for i := 0; i < len(s); i++ {
+		if !isSafeQuoteByte(s[i]) {
+			safe = false
+			break
+		}
+	}
+	if safe {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'"'"'`) + "'"
+}
+
+// isSafeQuoteByte mirrors shlex's _find_unsafe: [^\w@%+=:,./-] with re.ASCII.
+func isSafeQuoteByte(c byte) bool {
+	switch {
+	case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
+		return true
+	}
+	return strings.IndexByte("_@%+=:,./-", c) >= 0
+}

@@ -62,7 +62,7 @@ func HandleError(io *iostreams.IOStreams, err error) int {
 	var usage *UsageError
 	var syntax *config.SyntaxError
 	var profile *config.ProfileError
-	var missingConfig *config.MissingConfigError
+	var missingConfig *config.ConfigNotFoundError
 	switch {
 	case errors.As(err, &exitErr):
 		return exitErr.Code

@@ -26,5 +26,14 @@ consent per (event, command), kept in shell-hooks-allowlist.json.`,
 		},
 	}
 	cmd.SetHelpTemplate(cmd.HelpTemplate() + "\n" + exitCodeTable + "\n")
+	cmd.AddCommand(
+		newCmdList(f, nil),
+		newCmdEvents(f, nil),
+		newCmdAccept(f, nil),
+		newCmdRevoke(f, nil),
+		newCmdTest(f, nil),
+		newCmdRunEvent(f, nil),
+		newCmdDiff(f, nil),
+	)
 	return cmd
 }

@@ -10,7 +10,12 @@ func Suggest(name string, candidates []string) string {
 	m := newMatcher(word)
 	best, bestScore := "", -1.0
 	for _, c := range candidates {
-		score := m.ratio([]rune(c))
+		a := []rune(c)
+		// Like difflib, try the cheap upper bounds first.
+		if m.realQuickRatio(a) < cutoff || m.quickRatio(a) < cutoff {
+			continue
+		}
+		score := m.ratio(a)
 		if score < cutoff {
 			continue
 		}
@@ -26,14 +31,19 @@ func Suggest(name string, candidates []string) string {
 // matcher is difflib.SequenceMatcher with b fixed (the word being matched,
 // like get_close_matches's set_seq2) and no junk function.
 type matcher struct {
-	b   []rune
-	b2j map[rune][]int
+	b      []rune
+	b2j    map[rune][]int
+	counts map[rune]int // every element of b, for quickRatio
+	// j2len and newj2len are longest's rows, kept to avoid allocating.
+	j2len, newj2len []int
 }
 
 func newMatcher(b []rune) *matcher {
-	m := &matcher{b: b, b2j: map[rune][]int{}}
+	m := &matcher{b: b, b2j: map[rune][]int{}, counts: map[rune]int{},
+		j2len: make([]int, len(b)+1), newj2len: make([]int, len(b)+1)}
 	for j, r := range b {
 		m.b2j[r] = append(m.b2j[r], j)
+		m.counts[r]++
 	}
 	// difflib's autojunk: in long sequences, very frequent elements are
 	// dropped from the index (they still extend matches, below).
@@ -46,6 +56,36 @@ func newMatcher(b []rune) *matcher {
 		}
 	}
 	return m
+}
+
+// realQuickRatio bounds ratio from above by the lengths alone.
+func (m *matcher) realQuickRatio(a []rune) float64 {
+	la, lb := len(a), len(m.b)
+	if la+lb == 0 {
+		return 1.0
+	}
+	return 2.0 * float64(min(la, lb)) / float64(la+lb)
+}
+
+// quickRatio bounds ratio from above by the elements in common, ignoring
+// order.
+func (m *matcher) quickRatio(a []rune) float64 {
+	if len(a)+len(m.b) == 0 {
+		return 1.0
+	}
+	avail := make(map[rune]int, len(a))
+	matches := 0
+	for _, r := range a {
+		n, seen := avail[r]
+		if !seen {
+			n = m.counts[r]
+		}
+		avail[r] = n - 1
+		if n > 0 {
+			matches++
+		}
+	}
+	return 2.0 * float64(matches) / float64(len(a)+len(m.b))
 }
 
 // ratio is SequenceMatcher(None, a, b).ratio(): 2*M/T, M the number of
@@ -86,9 +126,12 @@ func (m *matcher) matched(a []rune) int {
 // b[blo:bhi], earliest in a, then earliest in b, among the longest.
 func (m *matcher) longest(a []rune, alo, ahi, blo, bhi int) (besti, bestj, bestsize int) {
 	besti, bestj = alo, blo
-	j2len := map[int]int{}
+	// j2len[j+1] is the length of the match ending at a[i-1], b[j] (difflib
+	// keeps these in a dict per row); only the entries a row set are
+	// non-zero, and they are cleared again before the slices are swapped.
+	prev, cur := m.j2len, m.newj2len
+	var prevSet, curSet []int
 	for i := alo; i < ahi; i++ {
-		newj2len := map[int]int{}
 		for _, j := range m.b2j[a[i]] {
 			if j < blo {
 				continue
@@ -96,13 +139,21 @@ func (m *matcher) longest(a []rune, alo, ahi, blo, bhi int) (besti, bestj, bests
 			if j >= bhi {
 				break
 			}
-			k := j2len[j-1] + 1
-			newj2len[j] = k
+			k := prev[j] + 1
+			cur[j+1] = k
+			curSet = append(curSet, j+1)
 			if k > bestsize {
 				besti, bestj, bestsize = i-k+1, j-k+1, k
 			}
 		}
-		j2len = newj2len
+		for _, x := range prevSet {
+			prev[x] = 0
+		}
+		prev, cur = cur, prev
+		prevSet, curSet = curSet, prevSet[:0]
+	}
+	for _, x := range prevSet {
+		prev[x] = 0
 	}
 	// Extend with elements autojunk removed from the index (no-op otherwise).
 	for besti > alo && bestj > blo && a[besti-1] == m.b[bestj-1] {

@@ -2,7 +2,6 @@ package shell
 
 import (
 	"errors"
-	"fmt"
 	"os/user"
 	"strings"
 )
@@ -15,7 +14,9 @@ type ParseError struct {
 }
 
 func (e *ParseError) Error() string {
-	return fmt.Sprintf("command %q cannot be parsed: %s", e.Command, e.Reason)
+	// The command goes in verbatim between plain quotes, as SPEC §4 spells
+	// the message; %q would escape the very quotes that failed to parse.
+	return `command "` + e.Command + `" cannot be parsed: ` + e.Reason
 }
 
 // errEmptyCommand is the reason given when a command has no words at all.

@@ -92,72 +92,32 @@ func (Exec) Run(ctx context.Context, req Request) Result {
 		close(pipesDone)
 	}()
 
-	type waitResult struct {
-		state *os.ProcessState
-		err   error
-	}
-	waited := make(chan waitResult, 1)
+	w := &watch{waited: make(chan waitResult, 1), pipesDone: pipesDone}
 	go func() {
 		err := cmd.Wait()
-		waited <- waitResult{cmd.ProcessState, err}
+		w.waited <- waitResult{cmd.ProcessState, err}
 	}()
 
-	var (
-		res      Result
-		wr       waitResult
-		exited   bool
-		closed   bool
-		killedBy string // "" unless we killed the group: "timeout" or "interrupted"
-	)
-	for !(exited && closed) && killedBy == "" {
-		select {
-		case wr = <-waited:
-			exited = true
-			var exitErr *exec.ExitError
-			if wr.err != nil && !errors.As(wr.err, &exitErr) {
-				killedBy = "error"
-			}
-		case <-pipesDone:
-			closed = true
-		case <-runCtx.Done():
-			killedBy = "timeout"
-			if ctx.Err() != nil {
-				killedBy = "interrupted"
-			}
-		}
-	}
+	killedBy := w.untilDone(ctx, runCtx)
 	if killedBy != "" {
 		KillGroup(pid)
-		grace := time.NewTimer(pipeGrace)
-		defer grace.Stop()
-		for !(exited && closed) && grace != nil {
-			select {
-			case wr = <-waited:
-				exited = true
-			case <-pipesDone:
-				closed = true
-			case <-grace.C:
-				grace = nil
-			}
-		}
-		if !closed {
+		if !w.closedWithin(pipeGrace) {
 			// Closing our read ends unblocks the copiers; the captures are
 			// only read once they have returned.
 			p.closeReaders()
 			<-pipesDone
 		}
 	}
-	res.Elapsed = time.Since(start)
-
+	res := Result{Elapsed: time.Since(start)}
 	switch killedBy {
 	case "timeout":
 		res.TimedOut = true
 	case "interrupted":
 		res.Err = "interrupted"
 	case "error":
-		res.Err = wr.err.Error()
+		res.Err = w.wr.err.Error()
 	}
-	if st := wr.state; exited && st != nil {
+	if st := w.wr.state; w.exited && st != nil {
 		ws, _ := st.Sys().(syscall.WaitStatus)
 		switch {
 		case st.Exited():
@@ -170,6 +130,63 @@ func (Exec) Run(ctx context.Context, req Request) Result {
 	res.Stdout, res.StdoutTruncated = stdout.text()
 	res.Stderr, res.StderrTruncated = stderr.text()
 	return res
+}
+
+// waitResult is what cmd.Wait reported.
+type waitResult struct {
+	state *os.ProcessState
+	err   error
+}
+
+// watch follows the two events that end a run on its own: the leader being
+// reaped and both output pipes reaching EOF.
+type watch struct {
+	waited    chan waitResult
+	pipesDone chan struct{}
+	wr        waitResult
+	exited    bool
+	closed    bool
+}
+
+// untilDone waits until the run ends on its own (""), or must be killed:
+// "timeout", "interrupted" (ctx cancelled) or "error" (waiting failed).
+func (w *watch) untilDone(ctx, runCtx context.Context) string {
+	for !(w.exited && w.closed) {
+		select {
+		case w.wr = <-w.waited:
+			w.exited = true
+			var exitErr *exec.ExitError
+			if w.wr.err != nil && !errors.As(w.wr.err, &exitErr) {
+				return "error"
+			}
+		case <-w.pipesDone:
+			w.closed = true
+		case <-runCtx.Done():
+			if ctx.Err() != nil {
+				return "interrupted"
+			}
+			return "timeout"
+		}
+	}
+	return ""
+}
+
+// closedWithin waits up to grace for the killed group to be reaped and the
+// pipes to close, and reports whether the pipes closed.
+func (w *watch) closedWithin(grace time.Duration) bool {
+	timer := time.NewTimer(grace)
+	defer timer.Stop()
+	for !(w.exited && w.closed) {
+		select {
+		case w.wr = <-w.waited:
+			w.exited = true
+		case <-w.pipesDone:
+			w.closed = true
+		case <-timer.C:
+			return w.closed
+		}
+	}
+	return true
 }
 
 // pipes are the three stdio pipes of one run: the child's ends are closed

@@ -1,0 +1,75 @@
+package allowlist
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// writeAtomic replaces path with data so a reader sees the old file or the
+// new one, never a part: a temporary file beside the target, mode 0600,
+// synced, renamed over it, then the folder synced so the rename survives a
+// crash. When path is a symlink the file it points to is replaced and the
+// link kept. Errors name the file and the OS reason.
+func writeAtomic(path string, data []byte) error {
+	target, err := resolveLinks(path)
+	if err != nil {
+		return err
+	}
+	dir := filepath.Dir(target)
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(target)+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", target, err)
+	}
+	name := tmp.Name()
+	err = tmp.Chmod(0o600)
+	if err == nil {
+		_, err = tmp.Write(data)
+	}
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(name, target)
+	}
+	if err != nil {
+		os.Remove(name)
+		return fmt.Errorf("write %s: %w", target, err)
+	}
+	return syncDir(dir)
+}
+
+// resolveLinks follows path while it is a symlink (a dangling link resolves
+// to the missing file it names, which the write then creates).
+func resolveLinks(path string) (string, error) {
+	for range 40 {
+		fi, err := os.Lstat(path)
+		if err != nil || fi.Mode()&os.ModeSymlink == 0 {
+			return path, nil
+		}
+		link, err := os.Readlink(path)
+		if err != nil {
+			return "", fmt.Errorf("write %s: %w", path, err)
+		}
+		if !filepath.IsAbs(link) {
+			link = filepath.Join(filepath.Dir(path), link)
+		}
+		path = link
+	}
+	return "", fmt.Errorf("write %s: too many levels of symbolic links", path)
+}
+
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return fmt.Errorf("sync folder %s: %w", dir, err)
+	}
+	defer d.Close()
+	if err := d.Sync(); err != nil {
+		return fmt.Errorf("sync folder %s: %w", dir, err)
+	}
+	return nil
+}

@@ -1,0 +1,213 @@
+package allowlist
+
+import (
+	"encoding/json"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/hermes-hooks/hermes/internal/pyjson"
+)
+
+// Keys of an entry that this package reads and writes.
+const (
+	keyApprovedAt  = "approved_at"
+	keyApprovedVia = "approved_via"
+	keyCommand     = "command"
+	keyEvent       = "event"
+	keyMtime       = "script_mtime_at_approval"
+	keySHA256      = "script_sha256_at_approval"
+)
+
+var knownKeys = []string{keyApprovedAt, keyApprovedVia, keyCommand, keyEvent, keyMtime, keySHA256}
+
+// Values of Entry.ApprovedVia.
+const (
+	ViaPrompt          = "prompt"
+	ViaAccept          = "accept"
+	ViaAcceptHooksFlag = "accept-hooks-flag"
+	ViaEnv             = "env"
+	ViaConfig          = "config"
+)
+
+// Entry is one approval of an (event, command) pair.
+type Entry struct {
+	Event   string
+	Command string
+	// ApprovedAt is approved_at as stored ("" when absent or not a string).
+	ApprovedAt string
+	// ApprovedVia says how approval was given; "" when absent (entries
+	// written by the Python agent).
+	ApprovedVia string
+	// ScriptMtime is script_mtime_at_approval as stored: nil when null or
+	// absent; a number is kept as its text.
+	ScriptMtime *string
+	// ScriptSHA256 is script_sha256_at_approval; "" when absent or null.
+	ScriptSHA256 string
+
+	// raw is the object as read (or the unknown keys inherited by Approve);
+	// a rewrite starts from it so keys we do not know survive.
+	raw *pyjson.Object
+	// parsed holds the known fields as read, so only the ones a caller
+	// changed are written back (a number in approved_at stays a number).
+	// nil means every known key is written.
+	parsed *Entry
+}
+
+// Key identifies the pair an entry approves.
+type Key struct{ Event, Command string }
+
+// Key returns the entry's (event, command).
+func (e Entry) Key() Key { return Key{e.Event, e.Command} }
+
+// Pinned reports whether the approval recorded a sha256 of the script, which
+// is what lets drift withdraw it (§8.4); Python-agent entries are not pinned.
+func (e Entry) Pinned() bool { return e.ScriptSHA256 != "" }
+
+// MtimeAtApproval parses ScriptMtime. ok is false when nothing usable was
+// recorded.
+func (e Entry) MtimeAtApproval() (t time.Time, ok bool) {
+	if e.ScriptMtime == nil {
+		return time.Time{}, false
+	}
+	return ParseTime(*e.ScriptMtime)
+}
+
+// NewEntry records an approval given now for a script whose fingerprint is
+// fp: the mtime is null when the script could not be stat'ed and the sha256
+// null when it could not be read.
+func NewEntry(event, command, via string, fp Fingerprint, now time.Time) Entry {
+	e := Entry{Event: event, Command: command, ApprovedAt: FormatTime(now), ApprovedVia: via}
+	if !fp.Mtime.IsZero() {
+		m := FormatTime(fp.Mtime)
+		e.ScriptMtime = &m
+	}
+	if fp.Err == nil {
+		e.ScriptSHA256 = fp.SHA256
+	}
+	return e
+}
+
+// FormatTime writes t the way the allowlist records times: UTC, ISO-8601,
+// a Z suffix, and microseconds only when they are not zero (as Python's
+// isoformat does), e.g. 2026-11-29T10:11:12.345678Z or 2026-11-28T09:00:00Z.
+func FormatTime(t time.Time) string {
+	t = t.UTC()
+	if t.Nanosecond()/1000 == 0 {
+		return t.Format("2006-01-02T15:04:05Z")
+	}
+	return t.Format("2006-01-02T15:04:05.000000Z")
+}
+
+var timeLayouts = []string{
+	time.RFC3339Nano,
+	"2006-01-02T15:04:05.999999999", // Python isoformat() of a naive datetime
+	"2006-01-02 15:04:05.999999999Z07:00",
+	"2006-01-02 15:04:05.999999999",
+}
+
+// ParseTime reads a recorded time: our format, Python's isoformat with an
+// offset or none (taken as UTC), or seconds since the epoch (an os.stat
+// st_mtime the agent might store as a number).
+func ParseTime(s string) (time.Time, bool) {
+	s = strings.TrimSpace(s)
+	for _, layout := range timeLayouts {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t.UTC(), true
+		}
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) || math.Abs(f) > 1e12 {
+		return time.Time{}, false
+	}
+	sec := math.Floor(f)
+	return time.Unix(int64(sec), int64(math.Round((f-sec)*1e9))).UTC(), true
+}
+
+// object returns the entry as the JSON object to write.
+func (e Entry) object() *pyjson.Object {
+	o := pyjson.NewObject()
+	if e.raw != nil {
+		o = e.raw.Clone()
+	}
+	p := e.parsed
+	if p == nil || e.ApprovedAt != p.ApprovedAt {
+		o.Set(keyApprovedAt, e.ApprovedAt)
+	}
+	if p == nil || e.ApprovedVia != p.ApprovedVia {
+		if e.ApprovedVia == "" {
+			o.Delete(keyApprovedVia)
+		} else {
+			o.Set(keyApprovedVia, e.ApprovedVia)
+		}
+	}
+	if p == nil || e.Command != p.Command {
+		o.Set(keyCommand, e.Command)
+	}
+	if p == nil || e.Event != p.Event {
+		o.Set(keyEvent, e.Event)
+	}
+	if p == nil || !sameString(e.ScriptMtime, p.ScriptMtime) {
+		o.Set(keyMtime, stringOrNull(e.ScriptMtime))
+	}
+	if p == nil || e.ScriptSHA256 != p.ScriptSHA256 {
+		var sha any // null when unknown, so our entries always have the key
+		if e.ScriptSHA256 != "" {
+			sha = e.ScriptSHA256
+		}
+		o.Set(keySHA256, sha)
+	}
+	return o
+}
+
+func sameString(a, b *string) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return *a == *b
+}
+
+func stringOrNull(s *string) any {
+	if s == nil {
+		return nil
+	}
+	return *s
+}
+
+// entryFrom reads a well-formed item: an object whose event and command are
+// strings. Known keys of another type are left in raw, untouched.
+func entryFrom(v any) (Entry, bool) {
+	o, ok := v.(*pyjson.Object)
+	if !ok {
+		return Entry{}, false
+	}
+	var e Entry
+	if e.Event, ok = stringAt(o, keyEvent); !ok {
+		return Entry{}, false
+	}
+	if e.Command, ok = stringAt(o, keyCommand); !ok {
+		return Entry{}, false
+	}
+	e.ApprovedAt, _ = stringAt(o, keyApprovedAt)
+	e.ApprovedVia, _ = stringAt(o, keyApprovedVia)
+	e.ScriptSHA256, _ = stringAt(o, keySHA256)
+	switch m, _ := o.Get(keyMtime); m := m.(type) {
+	case string:
+		e.ScriptMtime = &m
+	case json.Number:
+		s := m.String()
+		e.ScriptMtime = &s
+	}
+	e.raw = o
+	parsed := e
+	parsed.raw = nil
+	e.parsed = &parsed
+	return e, true
+}
+
+func stringAt(o *pyjson.Object, key string) (string, bool) {
+	v, _ := o.Get(key)
+	s, ok := v.(string)
+	return s, ok
+}

@@ -1,0 +1,177 @@
+package allowlist
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestFormatTime(t *testing.T) {
+	for _, tc := range []struct {
+		in   time.Time
+		want string
+	}{
+		{time.Date(2026, 11, 29, 10, 11, 12, 345678000, time.UTC), "2026-11-29T10:11:12.345678Z"},
+		{time.Date(2026, 11, 28, 9, 0, 0, 0, time.UTC), "2026-11-28T09:00:00Z"},
+		{time.Date(2026, 11, 28, 9, 0, 0, 999, time.UTC), "2026-11-28T09:00:00Z"},                 // below a µs
+		{time.Date(2026, 11, 28, 9, 0, 0, 1999, time.UTC), "2026-11-28T09:00:00.000001Z"},         // truncated
+		{time.Date(2026, 11, 28, 10, 0, 0, 500000000, time.FixedZone("x", 3600)), "2026-11-28T09:00:00.500000Z"}, // to UTC
+	} {
+		if got := FormatTime(tc.in); got != tc.want {
+			t.Errorf("FormatTime(%v) = %s, want %s", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestParseTime(t *testing.T) {
+	want := time.Date(2026, 11, 28, 9, 0, 0, 123456000, time.UTC)
+	for _, in := range []string{
+		"2026-11-28T09:00:00.123456Z",
+		"2026-11-28T09:00:00.123456+00:00",
+		"2026-11-28T10:00:00.123456+01:00",
+		"2026-11-28T09:00:00.123456",
+		"2026-11-28 09:00:00.123456+00:00",
+		"1795856400.123456",
+	} {
+		got, ok := ParseTime(in)
+		if !ok || got.Sub(want).Abs() >= time.Microsecond {
+			t.Errorf("ParseTime(%q) = %v, %v; want %v", in, got, ok, want)
+		}
+	}
+	for _, in := range []string{"", "yesterday", "NaN", "1e300", "2026-13-01T00:00:00Z"} {
+		if got, ok := ParseTime(in); ok {
+			t.Errorf("ParseTime(%q) = %v, want not ok", in, got)
+		}
+	}
+}
+
+func TestNewEntry(t *testing.T) {
+	now := time.Date(2026, 11, 29, 10, 11, 12, 345678901, time.UTC)
+	mtime := time.Date(2026, 11, 28, 9, 0, 0, 0, time.UTC)
+	sha := strings.Repeat("ab", 32)
+
+	e := NewEntry("pre_tool_call", "guard.sh", ViaAccept, Fingerprint{SHA256: sha, Mtime: mtime}, now)
+	want := `{"approved_at": "2026-11-29T10:11:12.345678Z", "approved_via": "accept", "command": "guard.sh", "event": "pre_tool_call", "script_mtime_at_approval": "2026-11-28T09:00:00Z", "script_sha256_at_approval": "` + sha + `"}`
+	if got := e.object().String(); got != want {
+		t.Errorf("readable script:\n got %s\nwant %s", got, want)
+	}
+	if !e.Pinned() {
+		t.Error("entry with a sha256 is not pinned")
+	}
+
+	// Missing script: mtime and sha null, the keys still there.
+	e = NewEntry("on_session_start", "gone.sh", "", Fingerprint{Err: ErrNoScript}, now)
+	want = `{"approved_at": "2026-11-29T10:11:12.345678Z", "command": "gone.sh", "event": "on_session_start", "script_mtime_at_approval": null, "script_sha256_at_approval": null}`
+	if got := e.object().String(); got != want {
+		t.Errorf("missing script:\n got %s\nwant %s", got, want)
+	}
+
+	// Stat-able but unreadable: mtime kept, sha null.
+	e = NewEntry("e", "c", ViaEnv, Fingerprint{Mtime: mtime, Err: ErrNoScript, SHA256: sha}, now)
+	if e.ScriptMtime == nil || *e.ScriptMtime != "2026-11-28T09:00:00Z" || e.ScriptSHA256 != "" {
+		t.Errorf("unreadable script: mtime %v sha %q", e.ScriptMtime, e.ScriptSHA256)
+	}
+}
+
+func mustDecode(t testing.TB, in string) *List {
+	t.Helper()
+	l, _, corrupt := decode([]byte(in), "test.json")
+	if corrupt != "" {
+		t.Fatalf("decode: %s", corrupt)
+	}
+	return l
+}
+
+func commands(l *List) string {
+	var s []string
+	for _, e := range l.Approvals {
+		s = append(s, e.Event+":"+e.Command)
+	}
+	return strings.Join(s, " ")
+}
+
+func TestFindApproveRevoke(t *testing.T) {
+	in := `{"approvals": [
+		{"event": "a", "command": "x.sh"},
+		{"event": "b", "command": "x.sh"},
+		{"event": "a", "command": "y.sh", "approved_at": "old"},
+		{"event": "a", "command": "X.sh"}]}`
+
+	l := mustDecode(t, in)
+	for _, tc := range []struct {
+		event, command string
+		found          bool
+	}{
+		{"a", "x.sh", true}, {"b", "x.sh", true}, {"a", "X.sh", true},
+		{"b", "y.sh", false}, {"a", "x.sh ", false}, {"A", "x.sh", false}, {"", "", false},
+	} {
+		e, ok := l.Find(tc.event, tc.command)
+		if ok != tc.found || (ok && (e.Event != tc.event || e.Command != tc.command)) {
+			t.Errorf("Find(%q, %q) = %+v, %v", tc.event, tc.command, e, ok)
+		}
+	}
+
+	l.Approve(Entry{Event: "a", Command: "y.sh", ApprovedAt: "new"})
+	if got, want := commands(l), "a:x.sh b:x.sh a:X.sh a:y.sh"; got != want {
+		t.Errorf("after Approve: %s, want %s", got, want)
+	}
+	if e, _ := l.Find("a", "y.sh"); e.ApprovedAt != "new" {
+		t.Errorf("Find after Approve = %+v", e)
+	}
+	if n := l.Revoke("x.sh"); n != 2 {
+		t.Errorf("Revoke(x.sh) = %d, want 2", n)
+	}
+	if n := l.Revoke("x.sh"); n != 0 {
+		t.Errorf("second Revoke(x.sh) = %d, want 0", n)
+	}
+	if got, want := commands(l), "a:X.sh a:y.sh"; got != want {
+		t.Errorf("after Revoke: %s, want %s", got, want)
+	}
+	if _, ok := l.Find("a", "x.sh"); ok {
+		t.Error("revoked entry still found")
+	}
+}
+
+func TestDuplicatePairLastWinsAndApproveRemovesAll(t *testing.T) {
+	l := mustDecode(t, `{"approvals": [{"event": "a", "command": "c", "approved_at": "1"}, {"event": "a", "command": "c", "approved_at": "2"}]}`)
+	if e, _ := l.Find("a", "c"); e.ApprovedAt != "2" {
+		t.Errorf("Find returned %q, want the last entry", e.ApprovedAt)
+	}
+	l.Approve(Entry{Event: "a", Command: "c", ApprovedAt: "3"})
+	if len(l.Approvals) != 1 || l.Approvals[0].ApprovedAt != "3" {
+		t.Errorf("after Approve: %+v", l.Approvals)
+	}
+}
+
+func TestApproveCarriesUnknownKeys(t *testing.T) {
+	l := mustDecode(t, `{"approvals": [{"event": "a", "command": "c", "approved_at": "1", "note": {"by": "ops"}, "approved_via": "env"}]}`)
+	l.Approve(Entry{Event: "a", Command: "c", ApprovedAt: "2"})
+	got := l.Approvals[0].object().String()
+	want := `{"note": {"by": "ops"}, "approved_at": "2", "command": "c", "event": "a", "script_mtime_at_approval": null, "script_sha256_at_approval": null}`
+	if got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}
+
+func TestMalformedItemsKeptInPlace(t *testing.T) {
+	in := `{"approvals": ["junk", {"event": "a", "command": "x"}, {"event": 1, "command": "y"}, {"event": "b", "command": "y"}, {"command": "x"}, null]}`
+	l, warnings, _ := decode([]byte(in), "/h/allow.json")
+	if len(warnings) != 4 || !strings.Contains(warnings[0], "/h/allow.json") || !strings.Contains(warnings[0], "approvals[0]") {
+		t.Fatalf("warnings: %q", warnings)
+	}
+	if got := commands(l); got != "a:x b:y" {
+		t.Fatalf("entries: %s", got)
+	}
+	if _, ok := l.Find("", "x"); ok {
+		t.Error("an item without event matched")
+	}
+	if n := l.Revoke("x"); n != 1 {
+		t.Errorf("Revoke(x) = %d, want 1 (the malformed item stays)", n)
+	}
+	l.Approve(Entry{Event: "c", Command: "z", ApprovedAt: "t"})
+	got := compact(t, l.encode())
+	want := `{"approvals":["junk",{"command":"y","event":1},{"command":"y","event":"b"},{"command":"x"},null,{"approved_at":"t","command":"z","event":"c","script_mtime_at_approval":null,"script_sha256_at_approval":null}]}`
+	if got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}

@@ -1,0 +1,176 @@
+package allowlist
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// MaxSnapshot is the largest script whose content is kept for a snapshot.
+const MaxSnapshot = 1 << 20
+
+// ErrNoScript is the fingerprint error of a hook with no script path.
+var ErrNoScript = errors.New("no script to fingerprint")
+
+// Fingerprint is what a script is now.
+type Fingerprint struct {
+	Path   string
+	SHA256 string    // lowercase hex; "" when Err is set
+	Mtime  time.Time // zero when the script could not be stat'ed
+	Err    error     // why the script could not be read
+	// Content is the script's bytes when it is a regular file of at most
+	// MaxSnapshot bytes (non-nil even when empty); shared, do not modify.
+	Content []byte
+}
+
+// Fingerprinter hashes scripts, each path once per invocation however many
+// hooks share it. It is safe for concurrent use; the zero value is ready.
+type Fingerprinter struct {
+	mu    sync.Mutex
+	cache map[string]*fingerprintCall
+	// compute is replaced in tests to count the work done.
+	compute func(path string) Fingerprint
+}
+
+type fingerprintCall struct {
+	once sync.Once
+	fp   Fingerprint
+}
+
+// NewFingerprinter returns an empty Fingerprinter.
+func NewFingerprinter() *Fingerprinter { return &Fingerprinter{} }
+
+// Of returns the fingerprint of the script at path, following symlinks (the
+// hash is of what exec runs). Concurrent callers for one path share one
+// computation.
+func (f *Fingerprinter) Of(path string) Fingerprint {
+	f.mu.Lock()
+	if f.cache == nil {
+		f.cache = map[string]*fingerprintCall{}
+	}
+	c := f.cache[path]
+	if c == nil {
+		c = &fingerprintCall{}
+		f.cache[path] = c
+	}
+	compute := f.compute
+	f.mu.Unlock()
+	if compute == nil {
+		compute = fingerprintFile
+	}
+	c.once.Do(func() { c.fp = compute(path) })
+	return c.fp
+}
+
+// fingerprintFile streams the file through sha256, so a huge script costs
+// a buffer, not its size, and keeps the bytes only up to MaxSnapshot.
+func fingerprintFile(path string) Fingerprint {
+	fp := Fingerprint{Path: path}
+	if path == "" {
+		fp.Err = ErrNoScript
+		return fp
+	}
+	// A script we may not read can still have an mtime to record.
+	if fi, err := os.Stat(path); err == nil {
+		fp.Mtime = fi.ModTime()
+	}
+	// O_NONBLOCK so a FIFO in place of the script cannot hang the open.
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		fp.Err = err
+		return fp
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		fp.Err = err
+		return fp
+	}
+	fp.Mtime = fi.ModTime()
+	if !fi.Mode().IsRegular() {
+		fp.Err = fmt.Errorf("%s is not a regular file", path)
+		return fp
+	}
+	h := sha256.New()
+	var content []byte
+	if fi.Size() <= MaxSnapshot {
+		content = make([]byte, 0, fi.Size())
+	}
+	buf := make([]byte, 64<<10)
+	for {
+		n, err := f.Read(buf)
+		h.Write(buf[:n])
+		if content != nil {
+			if len(content)+n > MaxSnapshot {
+				content = nil // grew past the limit while we read
+			} else {
+				content = append(content, buf[:n]...)
+			}
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			fp.Err = fmt.Errorf("read %s: %w", path, err)
+			return fp
+		}
+	}
+	fp.SHA256 = hex.EncodeToString(h.Sum(nil))
+	fp.Content = content
+	return fp
+}
+
+// Drift says how a script compares with what its approval recorded (§8.4).
+type Drift string
+
+// Drift states.
+const (
+	DriftUnchanged Drift = "unchanged"
+	DriftTouched   Drift = "touched"
+	DriftModified  Drift = "modified"
+	DriftMissing   Drift = "missing"
+	DriftUnknown   Drift = "unknown"
+)
+
+// DriftOf compares an approval with the script's fingerprint now. A script
+// that cannot be read is missing whatever was recorded. Mtimes are equal
+// when they differ by less than a microsecond, the precision they are
+// recorded with: our records truncate, Python's datetime rounds a float.
+func DriftOf(e Entry, fp Fingerprint) Drift {
+	if fp.Err != nil {
+		return DriftMissing
+	}
+	recorded, hasMtime := e.MtimeAtApproval()
+	sameMtime := hasMtime && absDuration(fp.Mtime.Sub(recorded)) < time.Microsecond
+	if e.ScriptSHA256 != "" {
+		switch {
+		case e.ScriptSHA256 != fp.SHA256:
+			return DriftModified
+		case hasMtime && !sameMtime:
+			return DriftTouched
+		}
+		return DriftUnchanged
+	}
+	switch {
+	case !hasMtime:
+		return DriftUnknown
+	case sameMtime:
+		return DriftUnchanged
+	case fp.Mtime.After(recorded):
+		return DriftModified
+	}
+	return DriftUnknown
+}
+
+func absDuration(d time.Duration) time.Duration {
+	if d < 0 {
+		return -d
+	}
+	return d
+}

@@ -1,0 +1,183 @@
+package allowlist
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+)
+
+func shaOf(b []byte) string {
+	s := sha256.Sum256(b)
+	return hex.EncodeToString(s[:])
+}
+
+func strp(s string) *string { return &s }
+
+func TestDriftTable(t *testing.T) {
+	mtime := time.Date(2026, 11, 28, 9, 0, 0, 123456789, time.UTC)
+	shaA, shaB := shaOf([]byte("a")), shaOf([]byte("b"))
+	now := Fingerprint{SHA256: shaA, Mtime: mtime}
+	ours := strp(FormatTime(mtime))                    // truncated: .123456
+	python := strp("2026-11-28T09:00:00.123457+00:00") // datetime rounds
+	for _, tc := range []struct {
+		name  string
+		e     Entry
+		fp    Fingerprint
+		drift Drift
+	}{
+		{"sha and mtime equal", Entry{ScriptSHA256: shaA, ScriptMtime: ours}, now, DriftUnchanged},
+		{"sha equal, mtime differs", Entry{ScriptSHA256: shaA, ScriptMtime: strp("2026-11-28T09:00:00Z")}, now, DriftTouched},
+		{"sha equal, no mtime", Entry{ScriptSHA256: shaA}, now, DriftUnchanged},
+		{"sha equal, mtime unreadable", Entry{ScriptSHA256: shaA, ScriptMtime: strp("?")}, now, DriftUnchanged},
+		{"sha differs", Entry{ScriptSHA256: shaB, ScriptMtime: ours}, now, DriftModified},
+		{"script gone", Entry{ScriptSHA256: shaA, ScriptMtime: ours}, Fingerprint{Err: os.ErrNotExist}, DriftMissing},
+		{"no script path", Entry{}, Fingerprint{Err: ErrNoScript}, DriftMissing},
+		{"agent: mtime equal", Entry{ScriptMtime: python}, now, DriftUnchanged},
+		{"agent: our format equal", Entry{ScriptMtime: ours}, now, DriftUnchanged},
+		{"agent: epoch number equal", Entry{ScriptMtime: strp(fmt.Sprintf("%.6f", float64(mtime.UnixNano())/1e9))}, now, DriftUnchanged},
+		{"agent: mtime later now", Entry{ScriptMtime: strp("2026-11-28T08:59:59.123457+00:00")}, now, DriftModified},
+		{"agent: 1µs later now", Entry{ScriptMtime: strp("2026-11-28T09:00:00.123455Z")}, now, DriftModified},
+		{"agent: mtime earlier now", Entry{ScriptMtime: strp("2026-11-28T09:00:01Z")}, now, DriftUnknown},
+		{"nothing recorded", Entry{}, now, DriftUnknown},
+		{"unparsable mtime, no sha", Entry{ScriptMtime: strp("yesterday")}, now, DriftUnknown},
+	} {
+		if got := DriftOf(tc.e, tc.fp); got != tc.drift {
+			t.Errorf("%s: DriftOf = %s, want %s", tc.name, got, tc.drift)
+		}
+	}
+}
+
+// The same rules against real files and real filesystem mtimes.
+func TestDriftOfRealScript(t *testing.T) {
+	dir := t.TempDir()
+	script := filepath.Join(dir, "guard.sh")
+	body := []byte("#!/bin/sh\necho ok\n")
+	past := time.Date(2026, 11, 28, 9, 0, 0, 123456789, time.UTC)
+	write := func(b []byte, mtime time.Time) {
+		t.Helper()
+		if err := os.WriteFile(script, b, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if !mtime.IsZero() {
+			if err := os.Chtimes(script, mtime, mtime); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	drift := func(e Entry) Drift { return DriftOf(e, NewFingerprinter().Of(script)) }
+
+	write(body, past)
+	e := NewEntry("pre_tool_call", script, ViaAccept, NewFingerprinter().Of(script), fixedNow)
+	if e.ScriptSHA256 != shaOf(body) || *e.ScriptMtime != "2026-11-28T09:00:00.123456Z" {
+		t.Fatalf("recorded %s %s", e.ScriptSHA256, *e.ScriptMtime)
+	}
+	agent := Entry{Event: e.Event, Command: e.Command, ScriptMtime: e.ScriptMtime} // no sha
+	steps := []struct {
+		name         string
+		change       func()
+		ours, agents Drift
+	}{
+		{"as approved", func() {}, DriftUnchanged, DriftUnchanged},
+		{"touch", func() { os.Chtimes(script, past.Add(time.Hour), past.Add(time.Hour)) }, DriftTouched, DriftModified},
+		{"same bytes rewritten", func() { write(body, past.Add(2*time.Hour)) }, DriftTouched, DriftModified},
+		{"touched back", func() { os.Chtimes(script, past, past) }, DriftUnchanged, DriftUnchanged},
+		{"mtime set earlier", func() { os.Chtimes(script, past.Add(-time.Hour), past.Add(-time.Hour)) }, DriftTouched, DriftUnknown},
+		{"real edit", func() { write([]byte("#!/bin/sh\nrm -rf ~\n"), past.Add(3*time.Hour)) }, DriftModified, DriftModified},
+		{"edit keeping the mtime", func() { write([]byte("#!/bin/sh\nexit 2\n"), past) }, DriftModified, DriftUnchanged},
+		{"deleted", func() { os.Remove(script) }, DriftMissing, DriftMissing},
+	}
+	for _, st := range steps {
+		st.change()
+		if got := drift(e); got != st.ours {
+			t.Errorf("%s: pinned entry drift %s, want %s", st.name, got, st.ours)
+		}
+		if got := drift(agent); got != st.agents {
+			t.Errorf("%s: agent entry drift %s, want %s", st.name, got, st.agents)
+		}
+	}
+}
+
+func TestFingerprintFiles(t *testing.T) {
+	dir := t.TempDir()
+	small := filepath.Join(dir, "small.sh")
+	os.WriteFile(small, []byte("echo hi\n"), 0o700)
+	empty := filepath.Join(dir, "empty.sh")
+	os.WriteFile(empty, nil, 0o700)
+	link := filepath.Join(dir, "link.sh")
+	os.Symlink("small.sh", link)
+	big := filepath.Join(dir, "big.sh") // sparse: one byte past the snapshot limit
+	if f, err := os.Create(big); err == nil {
+		f.Truncate(MaxSnapshot + 1)
+		f.Close()
+	}
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+
+	fp := NewFingerprinter()
+	if g := fp.Of(small); g.Err != nil || g.SHA256 != shaOf([]byte("echo hi\n")) || string(g.Content) != "echo hi\n" || g.Mtime.IsZero() {
+		t.Errorf("small: %+v", g)
+	}
+	if g := fp.Of(empty); g.Err != nil || g.Content == nil || len(g.Content) != 0 || g.SHA256 != shaOf(nil) {
+		t.Errorf("empty: %+v", g)
+	}
+	if g := fp.Of(link); g.Err != nil || g.Path != link || g.SHA256 != shaOf([]byte("echo hi\n")) {
+		t.Errorf("symlink not followed: %+v", g)
+	}
+	if g := fp.Of(big); g.Err != nil || g.Content != nil || g.SHA256 != shaOf(make([]byte, MaxSnapshot+1)) {
+		t.Errorf("big: err %v, content %d bytes, sha %s", g.Err, len(g.Content), g.SHA256)
+	}
+	if g := fp.Of(fifo); g.Err == nil || g.SHA256 != "" {
+		t.Errorf("fifo: %+v", g)
+	}
+	if g := fp.Of(dir); g.Err == nil || g.Mtime.IsZero() {
+		t.Errorf("folder: %+v", g)
+	}
+	if g := fp.Of(filepath.Join(dir, "nope")); !errors.Is(g.Err, os.ErrNotExist) || !g.Mtime.IsZero() {
+		t.Errorf("missing: %+v", g)
+	}
+	if g := fp.Of(""); !errors.Is(g.Err, ErrNoScript) {
+		t.Errorf("no path: %+v", g)
+	}
+}
+
+func TestFingerprinterHashesOncePerPath(t *testing.T) {
+	dir := t.TempDir()
+	paths := []string{filepath.Join(dir, "a.sh"), filepath.Join(dir, "b.sh")}
+	for _, p := range paths {
+		os.WriteFile(p, []byte(p), 0o700)
+	}
+	var calls sync.Map // path -> *atomic.Int32
+	f := &Fingerprinter{compute: func(p string) Fingerprint {
+		n, _ := calls.LoadOrStore(p, new(atomic.Int32))
+		n.(*atomic.Int32).Add(1)
+		return fingerprintFile(p)
+	}}
+	var wg sync.WaitGroup
+	for i := range 50 { // 50 hooks sharing two scripts, asked concurrently
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			p := paths[i%2]
+			if got := f.Of(p); got.SHA256 != shaOf([]byte(p)) {
+				t.Errorf("Of(%s) = %+v", p, got)
+			}
+		}()
+	}
+	wg.Wait()
+	for _, p := range paths {
+		n, ok := calls.Load(p)
+		if !ok || n.(*atomic.Int32).Load() != 1 {
+			t.Errorf("%s hashed %v times, want 1", p, n)
+		}
+	}
+}

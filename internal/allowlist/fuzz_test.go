@@ -1,0 +1,39 @@
+package allowlist
+
+import (
+	"bytes"
+	"testing"
+)
+
+// FuzzRead: whatever the file holds, reading never panics, a usable file
+// rewrites to something that reads back the same, and the rewrite is
+// stable (a second rewrite changes nothing).
+func FuzzRead(f *testing.F) {
+	f.Add([]byte(pythonStyle))
+	f.Add([]byte("\uFEFF{\"approvals\": [{\"event\": \"e\", \"command\": \"c\"}]}"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		l, warnings, corrupt := decode(data, "fuzz.json")
+		if corrupt != "" {
+			if len(l.Approvals) != 0 {
+				t.Fatalf("corrupt file (%s) has %d entries", corrupt, len(l.Approvals))
+			}
+			return
+		}
+		out := l.encode()
+		l2, warnings2, corrupt2 := decode(out, "fuzz.json")
+		if corrupt2 != "" {
+			t.Fatalf("rewrite of a usable file is corrupt: %s\n%s", corrupt2, out)
+		}
+		if len(warnings2) != len(warnings) || commands(l2) != commands(l) {
+			t.Fatalf("rewrite reads differently: %q vs %q", commands(l2), commands(l))
+		}
+		for _, e := range l.Approvals {
+			if _, ok := l2.Find(e.Event, e.Command); !ok {
+				t.Fatalf("entry (%q, %q) lost", e.Event, e.Command)
+			}
+		}
+		if again := l2.encode(); !bytes.Equal(again, out) {
+			t.Fatalf("rewrite not stable:\n%s\n%s", out, again)
+		}
+	})
+}

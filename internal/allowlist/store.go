@@ -1,0 +1,175 @@
+package allowlist
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"syscall"
+	"time"
+)
+
+// FileName is the allowlist's name inside HERMES_HOME.
+const FileName = "shell-hooks-allowlist.json"
+
+// ErrUnchanged, returned by an Update callback, means there is nothing to
+// write: the file is left as it is.
+var ErrUnchanged = errors.New("allowlist unchanged")
+
+// Store is the allowlist file at Path.
+type Store struct {
+	Path string
+	// Now stamps the name a corrupt file is kept under.
+	Now func() time.Time
+}
+
+// Open returns the store of the allowlist in hermesHome.
+func Open(hermesHome string) *Store {
+	return &Store{Path: filepath.Join(hermesHome, FileName), Now: time.Now}
+}
+
+// LockPath is the file Update holds an exclusive flock on.
+func (s *Store) LockPath() string { return s.Path + ".lock" }
+
+// Read returns the allowlist without locking or writing anything. A missing
+// file is an empty list; a file that cannot be used reads as empty with a
+// warning naming it. Only an I/O failure is an error.
+func (s *Store) Read() (*List, []string, error) {
+	l, warnings, _, err := s.read()
+	return l, warnings, err
+}
+
+// read also returns the bytes of a corrupt file and why it is corrupt, for
+// Update to keep them aside.
+func (s *Store) read() (l *List, warnings []string, bad *corruptFile, err error) {
+	data, err := os.ReadFile(s.Path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return &List{}, nil, nil, nil
+	}
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("cannot read the allowlist: %w; check the file's permissions", err)
+	}
+	l, warnings, reason := decode(data, s.Path)
+	if reason != "" {
+		bad = &corruptFile{data: data, reason: reason}
+		warnings = append(warnings, fmt.Sprintf(
+			"allowlist %s is %s; reading it as empty (it will be kept as %s.corrupt-<time> before the next change)",
+			s.Path, reason, filepath.Base(s.Path)))
+	}
+	return l, warnings, bad, nil
+}
+
+type corruptFile struct {
+	data   []byte
+	reason string
+}
+
+// Update runs fn on the current list and writes the result, all under an
+// exclusive flock of LockPath, so concurrent approvals from many processes
+// are all kept. fn returning ErrUnchanged skips the write; any other error
+// from fn is returned as is. A corrupt file is copied aside before it is
+// replaced, and the warning says where.
+func (s *Store) Update(fn func(*List) error) ([]string, error) {
+	if err := os.MkdirAll(filepath.Dir(s.Path), 0o700); err != nil {
+		return nil, fmt.Errorf("cannot create the folder of the allowlist: %w", err)
+	}
+	unlock, err := lock(s.LockPath())
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+
+	l, warnings, bad, err := s.read()
+	if err != nil {
+		return warnings, err
+	}
+	if err := fn(l); err != nil {
+		if errors.Is(err, ErrUnchanged) {
+			return warnings, nil
+		}
+		return warnings, err
+	}
+	if bad != nil {
+		aside, err := s.keepAside(bad.data)
+		if err != nil {
+			return warnings, err
+		}
+		// Replace the read-time warning: the file is now somewhere definite.
+		warnings[len(warnings)-1] = fmt.Sprintf(
+			"allowlist %s was %s; it was kept as %s and a new allowlist was written", s.Path, bad.reason, aside)
+	}
+	if err := writeAtomic(s.Path, l.encode()); err != nil {
+		return warnings, fmt.Errorf("cannot save the allowlist: %w", err)
+	}
+	return warnings, nil
+}
+
+// keepAside copies a corrupt allowlist to <path>.corrupt-<UTC time>, never
+// overwriting an earlier copy.
+func (s *Store) keepAside(data []byte) (string, error) {
+	now := time.Now
+	if s.Now != nil {
+		now = s.Now
+	}
+	base := s.Path + ".corrupt-" + now().UTC().Format("20060102T150405Z")
+	for n := 1; ; n++ {
+		name := base
+		if n > 1 {
+			name = fmt.Sprintf("%s-%d", base, n)
+		}
+		err := writeNew(name, data)
+		if errors.Is(err, fs.ErrExist) && n < 1000 {
+			continue
+		}
+		if err != nil {
+			return "", fmt.Errorf("cannot keep the unreadable allowlist aside, so it was not replaced: %w", err)
+		}
+		return name, nil
+	}
+}
+
+// writeNew creates name (failing if it exists) with data, mode 0600, synced.
+func writeNew(name string, data []byte) error {
+	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(name)
+		return fmt.Errorf("write %s: %w", name, err)
+	}
+	return syncDir(filepath.Dir(name))
+}
+
+// lock takes an exclusive flock on path (created 0600) and returns the
+// function that releases it. flock waits as long as another holder needs:
+// holders only read, transform and write one small file.
+func lock(path string) (unlock func(), err error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("cannot open the allowlist lock: %w", err)
+	}
+	fd := int(f.Fd())
+	for {
+		err = syscall.Flock(fd, syscall.LOCK_EX)
+		if !errors.Is(err, syscall.EINTR) {
+			break
+		}
+	}
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("cannot lock %s: %w", path, err)
+	}
+	return func() {
+		syscall.Flock(fd, syscall.LOCK_UN)
+		f.Close()
+	}, nil
+}

@@ -1,0 +1,41 @@
+package cli
+
+import (
+	"fmt"
+
+	"github.com/hermes-hooks/hermes/internal/hooks"
+)
+
+// pickPending shows the pending hooks as a multi-select and returns the
+// ones chosen.
+func pickPending(f *Factory, s *hooks.Setup, pend []hooks.ShellHook) ([]hooks.ShellHook, error) {
+	if len(pend) == 0 {
+		return nil, nil
+	}
+	options := make([]string, len(pend))
+	for i, h := range pend {
+		state := "new"
+		if h.Approved {
+			state = "modified since approval"
+		}
+		options[i] = fmt.Sprintf("%s  %s  [%s]", h.Event, h.Command, state)
+	}
+	describe := func(i int) string { return "script: " + orNone(pend[i].Script) }
+	fmt.Fprintln(f.IO.Out, "Commands run with your full user credentials. Only approve commands you trust.")
+	for _, h := range pend {
+		if h.Approved {
+			if d := scriptDiff(f, s, h); d != "" {
+				fmt.Fprintf(f.IO.Out, "\n%s (%s) changed since approval:\n%s\n", h.Command, h.Event, d)
+			}
+		}
+	}
+	picked, err := f.Prompter.MultiSelect("Approve which hooks?", options, describe)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]hooks.ShellHook, 0, len(picked))
+	for _, i := range picked {
+		out = append(out, pend[i])
+	}
+	return out, nil
+}

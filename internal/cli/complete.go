@@ -1,0 +1,84 @@
+package cli
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/hermes-hooks/hermes/internal/hooks"
+)
+
+// completeEvents completes shell and gateway event names.
+func completeEvents(f *Factory) func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+	return func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+		var names []string
+		if s, err := f.Load(cmd); err == nil {
+			names = s.Catalogue.Names()
+		} else {
+			names = hooks.NewCatalogue(nil).Names()
+		}
+		names = append(names, hooks.GatewayEventNames()...)
+		return filterPrefix(names, toComplete), cobra.ShellCompDirectiveNoFileComp
+	}
+}
+
+// completeEventArg completes the first positional argument as an event.
+func completeEventArg(f *Factory) func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+	events := completeEvents(f)
+	return func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+		if len(args) > 0 {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		return events(cmd, args, toComplete)
+	}
+}
+
+// completeCommands completes the configured shell-hook commands.
+func completeCommands(f *Factory) func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+	return func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+		if len(args) > 0 {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		s, err := f.Load(cmd)
+		if err != nil {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		seen := map[string]bool{}
+		var out []string
+		for _, spec := range s.Parsed.Specs {
+			if !seen[spec.Command] {
+				seen[spec.Command] = true
+				out = append(out, spec.Command)
+			}
+		}
+		return filterPrefix(out, toComplete), cobra.ShellCompDirectiveNoFileComp
+	}
+}
+
+func filterPrefix(names []string, prefix string) []string {
+	var out []string
+	for _, n := range names {
+		if strings.HasPrefix(n, prefix) {
+			out = append(out, n)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// unknownEventError is the usage error for an event name this build does
+// not know, with the closest known name.
+func unknownEventError(s *hooks.Setup, name string) error {
+	if hooks.IsGatewayEvent(name) {
+		names := hooks.GatewayEventNames()
+		if sug := hooks.Suggest(name, names); sug != "" {
+			return usageErrorf("Unknown event: %s — did you mean %q? (see 'hermes hooks events')", name, sug)
+		}
+		return usageErrorf("Unknown event: %s (see 'hermes hooks events')", name)
+	}
+	if sug := hooks.Suggest(name, s.Catalogue.Names()); sug != "" {
+		return usageErrorf("Unknown event: %s — did you mean %q? (see 'hermes hooks events')", name, sug)
+	}
+	return usageErrorf("Unknown event: %s (see 'hermes hooks events' for the list)", name)
+}

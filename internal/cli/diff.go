@@ -1,0 +1,149 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/hermes-hooks/hermes/internal/hooks"
+	"github.com/hermes-hooks/hermes/internal/iostreams"
+)
+
+type diffOptions struct {
+	f       *Factory
+	Command string
+	Event   string
+	JSON    bool
+}
+
+func newCmdDiff(f *Factory, runF func(*diffOptions) error) *cobra.Command {
+	opts := &diffOptions{f: f}
+	cmd := &cobra.Command{
+		Use:   "diff <command>",
+		Short: "Show how a hook's script changed since it was approved",
+		Long: `Unified diff between the snapshot of the script taken at approval and the
+script now. Exit codes as diff(1): 0 unchanged, 1 changed (diff printed) or
+cannot compare (not approved, no snapshot, script missing), 2 usage.`,
+		Args: exactArgs(1, "a command (the exact string from the config)"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Command = args[0]
+			if runF != nil {
+				return runF(opts)
+			}
+			return diffRun(cmd, opts)
+		},
+	}
+	cmd.Flags().StringVar(&opts.Event, "event", "", "the hook of this `EVENT` when the command serves several")
+	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print JSON (see docs/json.md)")
+	cmd.ValidArgsFunction = completeCommands(f)
+	_ = cmd.RegisterFlagCompletionFunc("event", completeEvents(f))
+	return cmd
+}
+
+type diffJSON struct {
+	HermesHome string  `json:"hermes_home"`
+	ConfigPath *string `json:"config_path"`
+	Command    string  `json:"command"`
+	Event      string  `json:"event"`
+	Script     *string `json:"script"`
+	Status     string  `json:"status"` // unchanged | changed | cannot_compare
+	Reason     *string `json:"reason"`
+	OldSHA256  *string `json:"approved_sha256"`
+	NewSHA256  *string `json:"current_sha256"`
+	Diff       *string `json:"diff"`
+}
+
+func diffRun(cmd *cobra.Command, opts *diffOptions) error {
+	s, err := opts.f.Load(cmd)
+	if err != nil {
+		return err
+	}
+	ios := opts.f.IO
+	list, warnings, err := s.Store.Read()
+	if err != nil {
+		return err
+	}
+	printWarnings(ios, s.Diagnostics(), warnings)
+	var h *hooks.ShellHook
+	for _, spec := range s.Parsed.Specs {
+		if spec.Command == opts.Command && (opts.Event == "" || spec.Event == opts.Event) {
+			hh := s.Inspect(spec, list)
+			// Prefer an approved one when the command serves several events.
+			if h == nil || (!h.Approved && hh.Approved) {
+				h = &hh
+			}
+		}
+	}
+	if h == nil {
+		return usageErrorf("command %q is not configured in %s; check the exact string with 'hermes hooks list'", opts.Command, configName(s))
+	}
+	d, derr := s.DiffScript(*h)
+	out := diffJSON{HermesHome: s.Loc.Home, ConfigPath: nullableString(s.Loc.ConfigPath), Command: h.Command,
+		Event: h.Event, Script: nullableString(h.Script)}
+	switch {
+	case derr != nil:
+		if !errors.Is(derr, hooks.ErrNotApproved) && !errors.Is(derr, hooks.ErrNoSnapshot) && !errors.Is(derr, hooks.ErrScriptMissing) {
+			return derr
+		}
+		out.Status, out.Reason = "cannot_compare", nullableString(derr.Error())
+	case d.Changed:
+		out.Status = "changed"
+		out.OldSHA256, out.NewSHA256, out.Diff = &d.OldSHA, &d.NewSHA, &d.Unified
+	default:
+		out.Status = "unchanged"
+		out.OldSHA256, out.NewSHA256 = &d.OldSHA, &d.NewSHA
+	}
+	if opts.JSON {
+		if err := writeJSON(ios.Out, out); err != nil {
+			return err
+		}
+	} else {
+		switch out.Status {
+		case "cannot_compare":
+			fmt.Fprintf(ios.ErrOut, "Cannot compare: %s\n", derr)
+		case "changed":
+			fmt.Fprint(ios.Out, colorDiff(ios.Colors(), d.Unified))
+		default:
+			fmt.Fprintf(ios.Out, "No change: %s is as approved (sha256 %s).\n", h.Script, d.NewSHA)
+		}
+	}
+	if out.Status == "unchanged" {
+		return nil
+	}
+	return &ExitError{Code: ExitFailed}
+}
+
+// colorDiff colours a unified diff's lines at a terminal.
+func colorDiff(cs iostreams.Palette, diff string) string {
+	if !cs.Enabled() {
+		return diff
+	}
+	lines := strings.SplitAfter(diff, "\n")
+	for i, l := range lines {
+		switch {
+		case strings.HasPrefix(l, "+++"), strings.HasPrefix(l, "---"):
+			lines[i] = cs.Bold(strings.TrimSuffix(l, "\n")) + "\n"
+		case strings.HasPrefix(l, "+"):
+			lines[i] = cs.Green(strings.TrimSuffix(l, "\n")) + "\n"
+		case strings.HasPrefix(l, "-"):
+			lines[i] = cs.Red(strings.TrimSuffix(l, "\n")) + "\n"
+		case strings.HasPrefix(l, "@@"):
+			lines[i] = cs.Cyan(strings.TrimSuffix(l, "\n")) + "\n"
+		}
+	}
+	return strings.Join(lines, "")
+}
+
+// scriptDiff is the coloured diff of a modified approved hook, or "".
+func scriptDiff(f *Factory, s *hooks.Setup, h hooks.ShellHook) string {
+	d, err := s.DiffScript(h)
+	if err != nil {
+		return "  (" + err.Error() + ")"
+	}
+	if !d.Changed {
+		return ""
+	}
+	return colorDiff(f.IO.Colors(), d.Unified)
+}

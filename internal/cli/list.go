@@ -1,0 +1,284 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/hermes-hooks/hermes/internal/config"
+	"github.com/hermes-hooks/hermes/internal/hooks"
+	"github.com/hermes-hooks/hermes/internal/hooks/gateway"
+	"github.com/hermes-hooks/hermes/internal/iostreams"
+)
+
+type listOptions struct {
+	f    *Factory
+	JSON bool
+}
+
+func newCmdList(f *Factory, runF func(*listOptions) error) *cobra.Command {
+	opts := &listOptions{f: f}
+	cmd := &cobra.Command{
+		Use:     "list",
+		Aliases: []string{"ls"},
+		Short:   "Show every configured hook and whether it is approved",
+		Long: `Show all shell hooks grouped by event, with their approval state and whether
+their script changed since approval; then gateway hooks and outbound webhooks.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if runF != nil {
+				return runF(opts)
+			}
+			return listRun(cmd, opts)
+		},
+	}
+	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print JSON (see docs/json.md)")
+	return cmd
+}
+
+type listJSON struct {
+	HermesHome       string              `json:"hermes_home"`
+	ConfigPath       *string             `json:"config_path"`
+	ShellHooks       []shellHookJSON     `json:"shell_hooks"`
+	GatewayHooks     []gatewayHookJSON   `json:"gateway_hooks"`
+	OutboundWebhooks []webhookJSON       `json:"outbound_webhooks"`
+	Diagnostics      []config.Diagnostic `json:"diagnostics"`
+}
+
+type shellHookJSON struct {
+	Event      string  `json:"event"`
+	Command    string  `json:"command"`
+	Matcher    *string `json:"matcher"`
+	Timeout    int     `json:"timeout"`
+	FailClosed bool    `json:"fail_closed"`
+	Script     *string `json:"script"`
+	Approved   bool    `json:"approved"`
+	ApprovedAt *string `json:"approved_at"`
+	Drift      *string `json:"drift"`
+	Trusted    bool    `json:"trusted"`
+	Executable bool    `json:"executable"`
+}
+
+type gatewayHookJSON struct {
+	Name     string   `json:"name"`
+	Dir      string   `json:"dir"`
+	Events   []string `json:"events"`
+	Enabled  bool     `json:"enabled"`
+	Loaded   bool     `json:"loaded"`
+	Handler  *string  `json:"handler"`
+	Problems []string `json:"problems"`
+}
+
+type webhookJSON struct {
+	Label   string   `json:"label"`
+	URL     string   `json:"url"`
+	Events  []string `json:"events"`
+	Matcher *string  `json:"matcher"`
+	Timeout int      `json:"timeout"`
+	Signed  bool     `json:"signed"`
+}
+
+func listRun(cmd *cobra.Command, opts *listOptions) error {
+	s, err := opts.f.Load(cmd)
+	if err != nil {
+		return err
+	}
+	list, warnings, err := s.Store.Read()
+	if err != nil {
+		return err
+	}
+	shellHooks := s.ShellHooks(list)
+	gw := s.GatewayHooks()
+	ios := opts.f.IO
+	printWarnings(ios, s.Diagnostics(), warnings)
+	if opts.JSON {
+		out := listJSON{HermesHome: s.Loc.Home, ConfigPath: nullableString(s.Loc.ConfigPath),
+			ShellHooks: []shellHookJSON{}, GatewayHooks: []gatewayHookJSON{}, OutboundWebhooks: []webhookJSON{},
+			Diagnostics: s.Diagnostics()}
+		for _, h := range shellHooks {
+			out.ShellHooks = append(out.ShellHooks, shellHookToJSON(h))
+		}
+		for _, g := range gw {
+			out.GatewayHooks = append(out.GatewayHooks, gatewayHookJSON{Name: g.Name, Dir: g.Dir,
+				Events: nonNil(g.Events), Enabled: g.Enabled, Loaded: g.Loaded,
+				Handler: nullableString(g.Handler), Problems: nonNil(g.Problems)})
+		}
+		for _, w := range s.Parsed.Webhooks {
+			out.OutboundWebhooks = append(out.OutboundWebhooks, webhookJSON{Label: w.Name, URL: w.URL,
+				Events: nonNil(w.Events), Matcher: matcherSource(w.Matcher), Timeout: w.Timeout, Signed: w.Signed})
+		}
+		return writeJSON(ios.Out, out)
+	}
+	w := ios.Out
+	cs := ios.Colors()
+	printLocation(w, s)
+	renderShellHooks(w, cs, shellHooks)
+	renderGatewayHooks(w, cs, s, gw)
+	renderWebhooks(w, cs, s.Parsed.Webhooks)
+	return nil
+}
+
+func shellHookToJSON(h hooks.ShellHook) shellHookJSON {
+	j := shellHookJSON{Event: h.Event, Command: h.Command, Matcher: matcherSource(h.Matcher),
+		Timeout: h.Timeout, FailClosed: h.FailClosed, Script: nullableString(h.Script),
+		Approved: h.Approved, Trusted: h.Trusted, Executable: h.ExecErr == nil}
+	if h.Approved {
+		j.ApprovedAt = nullableString(h.Approval.ApprovedAt)
+		j.Drift = nullableString(string(h.Drift))
+	}
+	return j
+}
+
+func matcherSource(m *hooks.Matcher) *string {
+	if m == nil {
+		return nil
+	}
+	return &m.Source
+}
+
+// printLocation names the HERMES_HOME and config file a command used.
+func printLocation(w io.Writer, s *hooks.Setup) {
+	fmt.Fprintf(w, "HERMES_HOME: %s\n", s.Loc.Home)
+	if s.Loc.Profile != config.DefaultProfile {
+		fmt.Fprintf(w, "Profile: %s\n", s.Loc.Profile)
+	}
+	if s.Loc.ConfigPath != "" {
+		fmt.Fprintf(w, "Config: %s\n", s.Loc.ConfigPath)
+	} else {
+		fmt.Fprintf(w, "Config: none found (looked at %s)\n", strings.Join(s.Loc.Searched, ", "))
+	}
+}
+
+func renderShellHooks(w io.Writer, cs iostreams.Palette, shellHooks []hooks.ShellHook) {
+	fmt.Fprintf(w, "\n%s\n", cs.Bold("Shell hooks"))
+	if len(shellHooks) == 0 {
+		fmt.Fprintln(w, "  No shell hooks configured.")
+		return
+	}
+	byEvent := map[string][]hooks.ShellHook{}
+	var events []string
+	for _, h := range shellHooks {
+		if _, seen := byEvent[h.Event]; !seen {
+			events = append(events, h.Event)
+		}
+		byEvent[h.Event] = append(byEvent[h.Event], h)
+	}
+	sort.Strings(events)
+	for _, ev := range events {
+		fmt.Fprintf(w, "\n  %s\n", cs.Cyan(ev))
+		for _, h := range byEvent[ev] {
+			renderShellHook(w, cs, h)
+		}
+	}
+}
+
+func renderShellHook(w io.Writer, cs iostreams.Palette, h hooks.ShellHook) {
+	state := cs.FailureIcon() + " not allowlisted"
+	switch {
+	case h.Approved && h.Blocked():
+		state = cs.WarningIcon() + " script modified since approval"
+	case h.Approved:
+		state = cs.SuccessIcon() + " allowed"
+	}
+	fmt.Fprintf(w, "    %s  %s\n", state, h.Command)
+	var attrs []string
+	if h.Matcher != nil {
+		attrs = append(attrs, "matcher: "+h.Matcher.Source)
+	}
+	attrs = append(attrs, fmt.Sprintf("timeout: %ds", h.Timeout))
+	if h.FailClosed {
+		attrs = append(attrs, "fail_closed: true")
+	}
+	fmt.Fprintf(w, "        %s\n", strings.Join(attrs, "  "))
+	switch {
+	case h.ParseErr != nil:
+		fmt.Fprintf(w, "        %s %s\n", cs.FailureIcon(), h.ParseErr)
+	case h.ExecErr != nil:
+		fmt.Fprintf(w, "        script: %s  %s %s\n", h.Script, cs.FailureIcon(), h.ExecErr)
+	default:
+		fmt.Fprintf(w, "        script: %s\n", h.Script)
+	}
+	if h.Approved {
+		via := ""
+		if h.Approval.ApprovedVia != "" {
+			via = " (via " + h.Approval.ApprovedVia + ")"
+		}
+		fmt.Fprintf(w, "        approved_at: %s%s\n", h.Approval.ApprovedAt, via)
+		fmt.Fprintf(w, "        drift: %s%s\n", h.Drift, driftNote(h))
+	}
+}
+
+// driftNote explains a drift state in a few words.
+func driftNote(h hooks.ShellHook) string {
+	switch {
+	case h.Blocked():
+		return fmt.Sprintf(" — script modified since approval; review with: hermes hooks diff %s", shellQuote(h.Command))
+	case h.Drift == "modified":
+		return " — script modified since approval (not pinned: it still fires)"
+	case h.Drift == "touched":
+		return " — modification time changed, content identical"
+	case h.Drift == "missing":
+		return " — the script cannot be read"
+	case h.Approval.ScriptSHA256 == "":
+		return " — approved without a content hash (re-approve to pin it)"
+	}
+	return ""
+}
+
+func renderGatewayHooks(w io.Writer, cs iostreams.Palette, s *hooks.Setup, gw []gateway.Hook) {
+	fmt.Fprintf(w, "\n%s (%s)\n", cs.Bold("Gateway hooks"), s.GatewayDir())
+	if len(gw) == 0 {
+		fmt.Fprintln(w, "  No gateway hooks.")
+		return
+	}
+	for _, g := range gw {
+		state := cs.SuccessIcon() + " loaded"
+		switch {
+		case !g.Enabled:
+			state = cs.InfoIcon() + " disabled"
+		case !g.Loaded:
+			state = cs.FailureIcon() + " not loaded"
+		}
+		fmt.Fprintf(w, "\n  %s  %s\n", state, cs.Cyan(g.Name))
+		fmt.Fprintf(w, "        folder: %s\n", g.Dir)
+		if len(g.Events) > 0 {
+			fmt.Fprintf(w, "        events: %s\n", strings.Join(g.Events, ", "))
+		}
+		if g.Handler != "" {
+			fmt.Fprintf(w, "        handler: %s\n", g.Handler)
+		}
+		for _, p := range g.Problems {
+			fmt.Fprintf(w, "        %s %s\n", cs.FailureIcon(), p)
+		}
+		for _, p := range g.Warnings {
+			fmt.Fprintf(w, "        %s %s\n", cs.WarningIcon(), p)
+		}
+	}
+}
+
+func renderWebhooks(w io.Writer, cs iostreams.Palette, webhooks []hooks.Webhook) {
+	fmt.Fprintf(w, "\n%s\n", cs.Bold("Outbound webhooks"))
+	if len(webhooks) == 0 {
+		fmt.Fprintln(w, "  No outbound webhooks.")
+		return
+	}
+	for _, h := range webhooks {
+		signed := cs.Green("signed")
+		if !h.Signed {
+			signed = cs.Yellow("UNSIGNED")
+		}
+		fmt.Fprintf(w, "\n  %s  %s\n", cs.Cyan(h.Name), signed)
+		if h.Name != h.URL {
+			fmt.Fprintf(w, "        url: %s\n", h.URL)
+		}
+		attrs := []string{"events: " + strings.Join(h.Events, ", ")}
+		if h.Matcher != nil {
+			attrs = append(attrs, "matcher: "+h.Matcher.Source)
+		}
+		attrs = append(attrs, fmt.Sprintf("timeout: %ds", h.Timeout))
+		fmt.Fprintf(w, "        %s\n", strings.Join(attrs, "  "))
+	}
+}

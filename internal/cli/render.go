@@ -1,0 +1,70 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/hermes-hooks/hermes/internal/config"
+	"github.com/hermes-hooks/hermes/internal/iostreams"
+)
+
+// writeJSON prints v as indented JSON with non-ASCII and <>& unescaped.
+func writeJSON(w io.Writer, v any) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	_, err := w.Write(buf.Bytes())
+	return err
+}
+
+// nullableString is "" → JSON null.
+func nullableString(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+// printWarnings writes config diagnostics and other warnings to stderr.
+func printWarnings(ios *iostreams.IOStreams, diags []config.Diagnostic, warnings []string) {
+	cs := ios.ErrColors()
+	for _, d := range diags {
+		fmt.Fprintf(ios.ErrOut, "%s %s\n", cs.WarningIcon(), d)
+	}
+	for _, w := range warnings {
+		fmt.Fprintf(ios.ErrOut, "%s %s\n", cs.WarningIcon(), w)
+	}
+}
+
+// cut shortens s to n characters (runes) with an ellipsis note.
+func cut(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:n]) + fmt.Sprintf("… (%d more characters)", len(r)-n)
+}
+
+// indent prefixes every line of s.
+func indent(s, prefix string) string {
+	s = strings.TrimRight(s, "\n")
+	return prefix + strings.ReplaceAll(s, "\n", "\n"+prefix)
+}
+
+// shellQuote quotes s for a copy-pasteable command line.
+func shellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./=:@%+,", r))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}

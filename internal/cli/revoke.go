@@ -1,0 +1,99 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/hermes-hooks/hermes/internal/allowlist"
+	"github.com/hermes-hooks/hermes/internal/config"
+)
+
+type revokeOptions struct {
+	f       *Factory
+	Command string
+	JSON    bool
+}
+
+func newCmdRevoke(f *Factory, runF func(*revokeOptions) error) *cobra.Command {
+	opts := &revokeOptions{f: f}
+	cmd := &cobra.Command{
+		Use:     "revoke <command>",
+		Aliases: []string{"remove", "rm"},
+		Short:   "Withdraw consent for a shell hook command",
+		Long: `Remove every allowlist entry for the exact command string, whatever its event.
+Exit 1 when no entry matched (the file is then left untouched).`,
+		Args: exactArgs(1, "a command (the exact string from the config)"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Command = args[0]
+			if runF != nil {
+				return runF(opts)
+			}
+			return revokeRun(cmd, opts)
+		},
+	}
+	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print JSON (see docs/json.md)")
+	return cmd
+}
+
+type revokeJSON struct {
+	HermesHome string  `json:"hermes_home"`
+	ConfigPath *string `json:"config_path"`
+	Command    string  `json:"command"`
+	Removed    int     `json:"removed"`
+}
+
+func revokeRun(cmd *cobra.Command, opts *revokeOptions) error {
+	// Revoking needs only the home, not a readable config.
+	loc, err := opts.f.Locate(cmd)
+	if err != nil {
+		return err
+	}
+	ios := opts.f.IO
+	removed := 0
+	warnings, err := allowlist.Open(loc.Home).Update(func(l *allowlist.List) error {
+		removed = l.Revoke(opts.Command)
+		if removed == 0 {
+			return allowlist.ErrUnchanged
+		}
+		return nil
+	})
+	printWarnings(ios, nil, warnings)
+	if err != nil && !errors.Is(err, allowlist.ErrUnchanged) {
+		return err
+	}
+	if opts.JSON {
+		if err := writeJSON(ios.Out, revokeJSON{loc.Home, nullableString(loc.ConfigPath), opts.Command, removed}); err != nil {
+			return err
+		}
+	} else if removed > 0 {
+		noun := "entry"
+		if removed > 1 {
+			noun = "entries"
+		}
+		fmt.Fprintf(ios.Out, "Removed %d allowlist %s for: %s\n", removed, noun, opts.Command)
+		fmt.Fprintf(ios.Out, "Allowlist: %s\n", allowlist.Open(loc.Home).Path)
+		fmt.Fprintln(ios.Out, "Note: agent processes already running keep the hooks they registered; restart them to drop it.")
+	}
+	if removed == 0 {
+		fmt.Fprintf(ios.ErrOut, "No allowlist entry found for command: %s\n", opts.Command)
+		return SilentError
+	}
+	return nil
+}
+
+// Locate resolves where the files are without reading the config.
+func (f *Factory) Locate(cmd *cobra.Command) (*config.Location, error) {
+	return config.Locate(f.request(cmd))
+}
+
+// exactArgs is cobra.ExactArgs with a message saying what is missing.
+func exactArgs(n int, what string) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) != n {
+			return usageErrorf("%s needs %s (got %d argument(s))", cmd.CommandPath(), what, len(args))
+		}
+		return nil
+	}
+}

@@ -1,0 +1,235 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/spf13/cobra"
+
+	"github.com/hermes-hooks/hermes/internal/config"
+	"github.com/hermes-hooks/hermes/internal/hooks"
+	"github.com/hermes-hooks/hermes/internal/iostreams"
+	"github.com/hermes-hooks/hermes/internal/pyjson"
+)
+
+type testOptions struct {
+	f     *Factory
+	Event string
+	payloadFlags
+}
+
+func newCmdTest(f *Factory, runF func(*testOptions) error) *cobra.Command {
+	opts := &testOptions{f: f}
+	cmd := &cobra.Command{
+		Use:   "test <event> [-]",
+		Short: "Run the hooks of an event against a synthetic payload",
+		Long: `Run every configured hook of an event, approved or not, against the event's
+synthetic payload merged with the payload given (given fields win; - reads
+stdin; fields or wire shape). Reports each hook's exit code, output and parsed
+answer. Exits 0 whatever the hooks answered; nothing is recorded.`,
+		Example: `  hermes hooks test pre_tool_call
+  hermes hooks test pre_tool_call --for-tool terminal --payload '{"args": {"command": "rm -rf /"}}'
+  hermes hooks test post_tool_call - < recorded-payload.json
+  hermes hooks test agent:start`,
+		ValidArgsFunction: completeEventArg(f),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := opts.args(cmd, args); err != nil {
+				return err
+			}
+			opts.Event = args[0]
+			if runF != nil {
+				return runF(opts)
+			}
+			return testRun(cmd, opts)
+		},
+	}
+	opts.register(cmd, f)
+	return cmd
+}
+
+type testJSON struct {
+	HermesHome  string              `json:"hermes_home"`
+	ConfigPath  *string             `json:"config_path"`
+	Event       string              `json:"event"`
+	Payload     *pyjson.Object      `json:"payload"`
+	Results     []any               `json:"results"`
+	Diagnostics []config.Diagnostic `json:"diagnostics"`
+}
+
+type shellResultJSON struct {
+	Kind            string        `json:"kind"`
+	Command         string        `json:"command"`
+	Approved        bool          `json:"approved"`
+	ExitCode        *int          `json:"exit_code"`
+	TimedOut        bool          `json:"timed_out"`
+	Error           *string       `json:"error"`
+	ElapsedSeconds  float64       `json:"elapsed_seconds"`
+	Stdout          string        `json:"stdout"`
+	Stderr          string        `json:"stderr"`
+	StdoutTruncated bool          `json:"stdout_truncated"`
+	StderrTruncated bool          `json:"stderr_truncated"`
+	Parsed          *hooks.Answer `json:"parsed"`
+}
+
+func testRun(cmd *cobra.Command, opts *testOptions) error {
+	e, err := opts.f.Engine(cmd)
+	if err != nil {
+		return err
+	}
+	ios := opts.f.IO
+	given, warnings, err := opts.read(ios.In)
+	if err != nil {
+		return err
+	}
+	if hooks.IsGatewayEvent(opts.Event) {
+		printWarnings(ios, e.Diagnostics(), warnings)
+		return gatewayTestRun(cmd, opts.f, e, opts.Event, given, &opts.payloadFlags, false)
+	}
+	ev, ok := e.Catalogue.Lookup(opts.Event)
+	if !ok {
+		return unknownEventError(e.Setup, opts.Event)
+	}
+	list, lw, err := e.Store.Read()
+	if err != nil {
+		return err
+	}
+	printWarnings(ios, e.Diagnostics(), append(warnings, lw...))
+	fields := e.Payload(ev, given, true)
+	if opts.ForTool != "" {
+		fields.Set("tool_name", opts.ForTool)
+	}
+	wire := e.WireFor(ev.Name, fields)
+	selected := e.Selected(e.ShellHooks(list), ev.Name, opts.ForTool)
+	if safeMode(opts.f) && !opts.Output {
+		fmt.Fprintln(ios.ErrOut, "Note: HERMES_SAFE_MODE is set: run-event would fire nothing; test runs the hooks anyway.")
+	}
+
+	if opts.DryRun {
+		return dryRun(ios, e, ev.Name, wire, selected, opts.Output)
+	}
+	var runs []hooks.ShellRun
+	for _, h := range selected {
+		runs = append(runs, e.RunShell(cmd.Context(), h, wire))
+		if err := cmd.Context().Err(); err != nil {
+			return CancelError
+		}
+	}
+	if opts.Output {
+		out := testJSON{HermesHome: e.Loc.Home, ConfigPath: nullableString(e.Loc.ConfigPath), Event: ev.Name,
+			Payload: wire, Results: []any{}, Diagnostics: e.Diagnostics()}
+		for _, r := range runs {
+			out.Results = append(out.Results, shellResultToJSON(r))
+		}
+		return writeJSON(ios.Out, out)
+	}
+	w := ios.Out
+	printLocation(w, e.Setup)
+	if len(selected) == 0 {
+		fmt.Fprintf(w, "\nNo shell hooks configured for event: %s\n", ev.Name)
+		return nil
+	}
+	fmt.Fprintf(w, "\nFiring %d hook(s) for event '%s':\n", len(runs), ev.Name)
+	for _, r := range runs {
+		renderRun(w, ios.Colors(), r, true)
+	}
+	return nil
+}
+
+func shellResultToJSON(r hooks.ShellRun) shellResultJSON {
+	res := r.Result
+	return shellResultJSON{Kind: "shell", Command: r.Hook.Command, Approved: r.Hook.Approved,
+		ExitCode: res.ExitCode, TimedOut: res.TimedOut, Error: nullableString(res.Err),
+		ElapsedSeconds: res.ElapsedSeconds(), Stdout: res.Stdout, Stderr: res.Stderr,
+		StdoutTruncated: res.StdoutTruncated, StderrTruncated: res.StderrTruncated, Parsed: r.Eval.Answer}
+}
+
+// renderRun prints one hook's run the way the agent's `hooks test` does.
+func renderRun(w io.Writer, cs iostreams.Palette, r hooks.ShellRun, showApproval bool) {
+	h := r.Hook
+	state := ""
+	if showApproval {
+		state = cs.SuccessIcon() + " allowed  "
+		if !h.Approved {
+			state = cs.FailureIcon() + " not allowlisted (run because test was asked to)  "
+		}
+	}
+	fmt.Fprintf(w, "\n  %s%s\n", state, cs.Bold(h.Command))
+	res := r.Result
+	exit := "none"
+	if res.ExitCode != nil {
+		exit = fmt.Sprint(*res.ExitCode)
+	}
+	fmt.Fprintf(w, "    exit code: %s   elapsed: %.3fs\n", exit, res.ElapsedSeconds())
+	if res.TimedOut {
+		fmt.Fprintf(w, "    %s timed out after %ds\n", cs.FailureIcon(), h.Timeout)
+	}
+	if res.Err != "" && !res.TimedOut {
+		fmt.Fprintf(w, "    %s error: %s\n", cs.FailureIcon(), res.Err)
+	}
+	if res.Stdout != "" {
+		fmt.Fprintf(w, "    stdout:\n%s\n", indent(cut(res.Stdout, 400), "      "))
+	}
+	if res.StdoutTruncated {
+		fmt.Fprintln(w, "      (stdout was longer than 1 MiB: truncated)")
+	}
+	if res.Stderr != "" {
+		fmt.Fprintf(w, "    stderr:\n%s\n", indent(cut(res.Stderr, 400), "      "))
+	}
+	if res.StderrTruncated {
+		fmt.Fprintln(w, "      (stderr was longer than 1 MiB: truncated)")
+	}
+	for _, warn := range r.Eval.Warnings {
+		fmt.Fprintf(w, "    %s %s\n", cs.WarningIcon(), warn)
+	}
+	if a := r.Eval.Answer; a != nil {
+		fmt.Fprintf(w, "    parsed (Hermes wire shape): %s\n", a.Wire())
+	} else {
+		fmt.Fprintln(w, "    parsed: nothing (the hook contributed nothing)")
+	}
+}
+
+// dryRunJSON is the --dry-run --json shape of test and run-event.
+type dryRunJSON struct {
+	HermesHome string         `json:"hermes_home"`
+	ConfigPath *string        `json:"config_path"`
+	Event      string         `json:"event"`
+	DryRun     bool           `json:"dry_run"`
+	Payload    *pyjson.Object `json:"payload"`
+	Hooks      []dryHookJSON  `json:"hooks"`
+}
+
+type dryHookJSON struct {
+	Kind     string   `json:"kind"`
+	Command  string   `json:"command"`
+	Argv     []string `json:"argv"`
+	Approved bool     `json:"approved"`
+	Timeout  int      `json:"timeout"`
+}
+
+func dryRun(ios *iostreams.IOStreams, e *hooks.Engine, event string, wire *pyjson.Object, hs []hooks.ShellHook, asJSON bool) error {
+	if asJSON {
+		out := dryRunJSON{HermesHome: e.Loc.Home, ConfigPath: nullableString(e.Loc.ConfigPath), Event: event,
+			DryRun: true, Payload: wire, Hooks: []dryHookJSON{}}
+		for _, h := range hs {
+			out.Hooks = append(out.Hooks, dryHookJSON{"shell", h.Command, nonNil(h.Argv), h.Approved, h.Timeout})
+		}
+		return writeJSON(ios.Out, out)
+	}
+	w := ios.Out
+	cs := ios.Colors()
+	printLocation(w, e.Setup)
+	if len(hs) == 0 {
+		fmt.Fprintf(w, "\nNo shell hooks configured for event: %s\n", event)
+	} else {
+		fmt.Fprintf(w, "\nWould fire %d hook(s) for event '%s' (dry run: nothing runs):\n", len(hs), event)
+		for _, h := range hs {
+			state := cs.SuccessIcon() + " allowed"
+			if !h.Approved {
+				state = cs.FailureIcon() + " not allowlisted"
+			}
+			fmt.Fprintf(w, "  %s  %s  (timeout %ds)\n", state, h.Command, h.Timeout)
+		}
+	}
+	fmt.Fprintf(w, "\nstdin:\n%s\n", hooks.WireBytes(wire))
+	return nil
+}

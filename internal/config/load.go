@@ -1,0 +1,277 @@
+package config
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Settings are the config keys this tool reads besides the hooks block.
+type Settings struct {
+	AutoAccept  bool     // hooks_auto_accept
+	PinScripts  bool     // hooks_pin_scripts, default true
+	AuditLog    bool     // hooks_audit_log, default true
+	ExtraEvents []string // hooks_extra_events, trimmed, without gateway names
+}
+
+// DefaultSettings are the settings of a config that says nothing.
+func DefaultSettings() Settings { return Settings{PinScripts: true, AuditLog: true} }
+
+// File is a loaded config file.
+type File struct {
+	Path     string
+	Settings Settings
+	// Hooks is the value of the top-level `hooks` key (aliases followed),
+	// nil when the key is absent. Environment references in its strings are
+	// already expanded.
+	Hooks        *yaml.Node
+	HooksKeyLine int
+	Diagnostics  []Diagnostic
+}
+
+// SyntaxError is a config file that is not valid YAML.
+type SyntaxError struct {
+	Path string
+	Line int // 0 when the parser did not say
+	Msg  string
+}
+
+func (e *SyntaxError) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("%s:%d: invalid YAML: %s", e.Path, e.Line, e.Msg)
+	}
+	return fmt.Sprintf("%s: invalid YAML: %s", e.Path, e.Msg)
+}
+
+// Truthy reports whether s is one of 1, true, yes, on (trimmed, any case):
+// the agent's rule for switches given as strings or environment variables.
+func Truthy(s string) bool {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "1", "true", "yes", "on":
+		return true
+	}
+	return false
+}
+
+// Load reads and parses the config file at path. path "" (no config file)
+// gives an empty File. Only an unreadable file or invalid YAML is an error;
+// anything else odd is a diagnostic.
+func Load(path string, env Env) (*File, error) {
+	f := &File{Path: path, Settings: DefaultSettings()}
+	if path == "" {
+		return f, nil
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading config file: %w", err)
+	}
+	doc, more, err := parseYAML(data)
+	if err != nil {
+		var se *SyntaxError
+		if errors.As(err, &se) {
+			se.Path = path
+		}
+		return nil, err
+	}
+	if more {
+		f.warn("", 0, "the file holds more than one YAML document; only the first is read")
+	}
+	if env == nil {
+		env = MapEnv(nil)
+	}
+	root := Deref(doc)
+	expandEnv(root, env, map[*yaml.Node]bool{})
+	switch v := Resolve(root); v.Kind {
+	case KindNull:
+		return f, nil
+	case KindMapping:
+	default:
+		f.warn("", root.Line, fmt.Sprintf("the top level must be a mapping of keys to values, got %s; the file is ignored", v.Describe()))
+		return f, nil
+	}
+	pairs, _ := Pairs(root)
+	for _, p := range pairs {
+		switch p.Key {
+		case "hooks":
+			f.Hooks, f.HooksKeyLine = Deref(p.Value), p.KeyNode.Line
+		case "hooks_auto_accept":
+			v := Resolve(p.Value)
+			f.Settings.AutoAccept = (v.Kind == KindBool && v.Bool) || (v.Kind == KindString && Truthy(v.Str))
+		case "hooks_pin_scripts":
+			f.boolSetting(p, &f.Settings.PinScripts)
+		case "hooks_audit_log":
+			f.boolSetting(p, &f.Settings.AuditLog)
+		case "hooks_extra_events":
+			f.extraEvents(p)
+		}
+	}
+	return f, nil
+}
+
+func (f *File) warn(path string, line int, msg string) {
+	f.Diagnostics = append(f.Diagnostics, Diagnostic{Level: "warning", Path: path, File: f.Path, Line: line, Message: msg})
+}
+
+func (f *File) boolSetting(p Pair, dst *bool) {
+	switch v := Resolve(p.Value); v.Kind {
+	case KindBool:
+		*dst = v.Bool
+	case KindNull:
+		// `key:` with nothing: the default stands, as in the agent.
+	default:
+		f.warn(p.Key, p.KeyNode.Line, fmt.Sprintf("must be true or false, got %s; using the default %t", v.Describe(), *dst))
+	}
+}
+
+func (f *File) extraEvents(p Pair) {
+	v := Resolve(p.Value)
+	if v.Kind == KindNull {
+		return
+	}
+	if v.Kind != KindList {
+		f.warn(p.Key, p.KeyNode.Line, fmt.Sprintf("must be a list of event names, got %s; ignored", v.Describe()))
+		return
+	}
+	for i, item := range v.Node.Content {
+		path := fmt.Sprintf("%s[%d]", p.Key, i)
+		iv := Resolve(item)
+		name := strings.TrimSpace(iv.Str)
+		switch {
+		case iv.Kind != KindString:
+			f.warn(path, item.Line, fmt.Sprintf("an event name must be a string, got %s; skipped", iv.Describe()))
+		case name == "":
+			f.warn(path, item.Line, "blank event name; skipped")
+		case strings.Contains(name, ":"):
+			f.warn(path, item.Line, fmt.Sprintf("%q is a gateway event name (it contains ':'); extra events are shell events; skipped", name))
+		default:
+			f.Settings.ExtraEvents = append(f.Settings.ExtraEvents, name)
+		}
+	}
+}
+
+var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+
+// parseYAML parses the first document; more reports a second one.
+func parseYAML(data []byte) (doc *yaml.Node, more bool, err error) {
+	defer func() {
+		// yaml.v3 reports some malformed input by panicking with a value it
+		// does not recover itself; a config file must never crash hermes.
+		if r := recover(); r != nil {
+			doc, more, err = nil, false, &SyntaxError{Msg: fmt.Sprint(r)}
+		}
+	}()
+	data = bytes.TrimPrefix(data, []byte("\ufeff"))
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var first, second yaml.Node
+	if err := dec.Decode(&first); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, false, nil
+		}
+		return nil, false, syntaxError(err, data)
+	}
+	switch err := dec.Decode(&second); {
+	case errors.Is(err, io.EOF):
+	case err != nil:
+		return nil, false, syntaxError(err, data)
+	default:
+		more = true
+	}
+	return &first, more, nil
+}
+
+// syntaxError turns a yaml.v3 error into a SyntaxError with a 1-based
+// line. yaml.v3 prints scanner errors with 1-based lines but parser errors
+// with the 0-based line of the enclosing block (and no line at all when
+// that is 0), so parser errors are shifted to point at the block's first
+// line. Reader errors (bad encoding) carry no line.
+func syntaxError(err error, data []byte) *SyntaxError {
+	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+	line := 0
+	if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
+		line, _ = strconv.Atoi(m[1])
+		msg = m[2]
+	}
+	switch {
+	case strings.HasPrefix(msg, "unknown anchor '"):
+		// yaml.v3 gives no line here; the first use of the alias is it.
+		name := strings.TrimSuffix(strings.TrimPrefix(msg, "unknown anchor '"), "' referenced")
+		line = 0
+		for i, l := range strings.Split(string(data), "\n") {
+			if strings.Contains(l, "*"+name) {
+				line = i + 1
+				break
+			}
+		}
+	case isReaderError(msg):
+		line = 0
+	case isParserError(msg):
+		line++
+	case line == 0:
+		line = 1
+	}
+	// An error found at the end of the input is on the last line, not
+	// after it.
+	if last := bytes.Count(data, []byte("\n")) + 1; line > 0 && bytes.HasSuffix(data, []byte("\n")) && line >= last {
+		line = last - 1
+	}
+	return &SyntaxError{Line: line, Msg: msg}
+}
+
+func isParserError(msg string) bool {
+	for _, p := range []string{"did not find expected ',' or", "did not find expected '-' indicator",
+		"did not find expected <", "did not find expected key", "did not find expected node content",
+		"found duplicate %", "found incompatible YAML document", "found undefined tag handle"} {
+		if strings.HasPrefix(msg, p) {
+			return true
+		}
+	}
+	return false
+}
+
+func isReaderError(msg string) bool {
+	for _, p := range []string{"input error", "incomplete UTF-", "invalid Unicode character", "invalid leading UTF-8",
+		"invalid length of a UTF-8", "invalid trailing UTF-8", "unexpected low surrogate", "control characters are not allowed"} {
+		if strings.HasPrefix(msg, p) {
+			return true
+		}
+	}
+	return false
+}
+
+var envRef = regexp.MustCompile(`\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)\}`)
+
+// expandEnv replaces ${VAR} and ${env:VAR} in string values, in place, so
+// that line numbers survive. A value that was a string stays one even when
+// the result looks like a number: the agent expands after parsing.
+func expandEnv(n *yaml.Node, env Env, seen map[*yaml.Node]bool) {
+	if n == nil || seen[n] {
+		return
+	}
+	seen[n] = true
+	switch n.Kind {
+	case yaml.DocumentNode, yaml.SequenceNode:
+		for _, c := range n.Content {
+			expandEnv(c, env, seen)
+		}
+	case yaml.MappingNode:
+		for i := 1; i < len(n.Content); i += 2 {
+			expandEnv(n.Content[i], env, seen)
+		}
+	case yaml.ScalarNode:
+		if !strings.Contains(n.Value, "${") || Resolve(n).Kind != KindString {
+			return
+		}
+		n.Value = envRef.ReplaceAllStringFunc(n.Value, func(ref string) string {
+			v, _ := env(envRef.FindStringSubmatch(ref)[1])
+			return v
+		})
+		n.Tag, n.Style = "!!str", n.Style|yaml.TaggedStyle
+	}
+}

@@ -1,0 +1,215 @@
+package config
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+func writeConfig(t *testing.T, content string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "config.yaml")
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestLoadNoPath(t *testing.T) {
+	f, err := Load("", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Hooks != nil || len(f.Diagnostics) != 0 || !reflect.DeepEqual(f.Settings, DefaultSettings()) {
+		t.Errorf("Load(\"\") = %+v, want an empty file with default settings", f)
+	}
+}
+
+func TestLoadMissingFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "nope.yaml")
+	_, err := Load(path, nil)
+	if !errors.Is(err, os.ErrNotExist) || !strings.Contains(err.Error(), path) {
+		t.Fatalf("error = %v, want a not-exist error naming %s", err, path)
+	}
+}
+
+func TestLoadSyntaxError(t *testing.T) {
+	tests := []struct {
+		content string
+		line    int
+		msg     string
+	}{
+		// Parser errors point at the first line of the enclosing block.
+		{"hooks:\n  pre_tool_call:\n    - command: a\n   bad: [\n", 2, "did not find expected key"},
+		{"a:\n  b: 1\n c: 2\n", 3, "did not find expected key"},
+		{"a: [1, 2\nb: 3\n", 2, "did not find expected ',' or ']'"},
+		{"x: 1\ny:\n  z: *nope\n", 3, "unknown anchor 'nope'"},
+		{"a: 1\n\tb: 2\n", 2, "tab character"},
+		{"a: 1\nb: 2\nc 2\nd: 3\n", 3, "could not find expected ':'"},
+		{"hooks: {pre_tool_call: [}\n", 1, "did not find expected node content"},
+		{"a: \x01\n", 0, "control characters"}, // a reader error has no line
+		{"a: 1\n---\nb: [\n", 3, ""},           // in a second document: still reported
+	}
+	for _, tt := range tests {
+		path := writeConfig(t, tt.content)
+		_, err := Load(path, nil)
+		var se *SyntaxError
+		if !errors.As(err, &se) {
+			t.Fatalf("%q: error = %v, want *SyntaxError", tt.content, err)
+		}
+		if se.Path != path || se.Line != tt.line || !strings.Contains(se.Msg, tt.msg) {
+			t.Errorf("%q: got %+v, want line %d, message containing %q", tt.content, se, tt.line, tt.msg)
+		}
+		prefix := path + ":" + strconv.Itoa(tt.line) + ": invalid YAML: "
+		if tt.line == 0 {
+			prefix = path + ": invalid YAML: "
+		}
+		if !strings.HasPrefix(err.Error(), prefix) {
+			t.Errorf("Error() = %q, want prefix %q", err.Error(), prefix)
+		}
+	}
+}
+
+func TestLoadShapes(t *testing.T) {
+	tests := []struct {
+		name      string
+		content   string
+		hooksLine int    // 0: no hooks node
+		diag      string // substring of the only diagnostic; "" = none
+		diagLine  int
+	}{
+		{name: "empty file", content: ""},
+		{name: "only comments", content: "# nothing\n"},
+		{name: "null document", content: "~\n"},
+		{name: "BOM", content: "\ufeffhooks:\n  pre_tool_call: []\n", hooksLine: 1},
+		{name: "top level list", content: "- a\n- b\n", diag: "top level must be a mapping", diagLine: 1},
+		{name: "top level scalar", content: "hello\n", diag: `got "hello"`, diagLine: 1},
+		{name: "second document", content: "x: 1\n---\nhooks: {}\n", diag: "more than one YAML document"},
+		{name: "hooks on line 3", content: "a: 1\n\nhooks:\n  x: 1\n", hooksLine: 3},
+		{name: "hooks through an alias", content: "base: &b {pre_tool_call: []}\nhooks: *b\n", hooksLine: 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f, err := Load(writeConfig(t, tt.content), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if (f.Hooks != nil) != (tt.hooksLine != 0) || f.HooksKeyLine != tt.hooksLine {
+				t.Errorf("Hooks = %v at line %d, want line %d", f.Hooks, f.HooksKeyLine, tt.hooksLine)
+			}
+			if f.Hooks != nil && f.Hooks.Kind == 0 {
+				t.Errorf("Hooks is not a resolved node: %+v", f.Hooks)
+			}
+			if tt.diag == "" {
+				if len(f.Diagnostics) != 0 {
+					t.Errorf("diagnostics = %v, want none", f.Diagnostics)
+				}
+				return
+			}
+			if len(f.Diagnostics) != 1 || !strings.Contains(f.Diagnostics[0].Message, tt.diag) ||
+				f.Diagnostics[0].Line != tt.diagLine || f.Diagnostics[0].File != f.Path {
+				t.Errorf("diagnostics = %v, want one containing %q at line %d", f.Diagnostics, tt.diag, tt.diagLine)
+			}
+		})
+	}
+}
+
+func TestLoadExpandsEnvironment(t *testing.T) {
+	content := `hooks:
+  pre_tool_call:
+    - command: "${DIR}/guard.sh --user ${env:USER_NAME} ${UNSET}x"
+      timeout: ${T}
+      literal: '$DIR {DIR} ${1BAD}'
+  ${DIR}: key not expanded
+`
+	env := MapEnv(map[string]string{"DIR": "/opt/h", "USER_NAME": "ann", "T": "30"})
+	f, err := Load(writeConfig(t, content), env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	entry := f.Hooks.Content[1].Content[0]
+	got := map[string]Value{}
+	pairs, _ := Pairs(entry)
+	for _, p := range pairs {
+		got[p.Key] = Resolve(p.Value)
+	}
+	if c := got["command"]; c.Str != "/opt/h/guard.sh --user ann x" || c.Node.Line != 3 {
+		t.Errorf("command = %q at line %d", c.Str, c.Node.Line)
+	}
+	// The agent expands after parsing: "30" stays a string.
+	if v := got["timeout"]; v.Kind != KindString || v.Str != "30" {
+		t.Errorf("timeout = %+v, want the string \"30\"", v)
+	}
+	if v := got["literal"]; v.Str != "$DIR {DIR} ${1BAD}" {
+		t.Errorf("literal = %q, want it untouched", v.Str)
+	}
+	if k := f.Hooks.Content[2].Value; k != "${DIR}" {
+		t.Errorf("key = %q, want keys untouched", k)
+	}
+}
+
+func TestLoadSettings(t *testing.T) {
+	def := DefaultSettings()
+	tests := []struct {
+		yaml  string
+		want  Settings
+		diags []string // "path@line: substring"
+	}{
+		{yaml: "", want: def},
+		{yaml: "hooks_auto_accept: true", want: Settings{AutoAccept: true, PinScripts: true, AuditLog: true}},
+		{yaml: "hooks_auto_accept: yes", want: Settings{AutoAccept: true, PinScripts: true, AuditLog: true}},
+		{yaml: "hooks_auto_accept: ' ON '", want: Settings{AutoAccept: true, PinScripts: true, AuditLog: true}},
+		{yaml: "hooks_auto_accept: \"1\"", want: Settings{AutoAccept: true, PinScripts: true, AuditLog: true}},
+		{yaml: "hooks_auto_accept: 1", want: def}, // an int is not boolean true nor a string
+		{yaml: "hooks_auto_accept: 'y'", want: def},
+		{yaml: "hooks_auto_accept: false", want: def},
+		{yaml: "hooks_auto_accept: [true]", want: def},
+		{yaml: "hooks_auto_accept: ${AUTO}", want: Settings{AutoAccept: true, PinScripts: true, AuditLog: true}},
+		{yaml: "hooks_pin_scripts: false\nhooks_audit_log: off", want: Settings{}},
+		{yaml: "hooks_pin_scripts:", want: def},
+		{yaml: "x: 1\nhooks_pin_scripts: 'false'", want: def, diags: []string{`hooks_pin_scripts@2: must be true or false, got "false"; using the default true`}},
+		{yaml: "hooks_audit_log: 0", want: def, diags: []string{"hooks_audit_log@1: got 0"}},
+		{yaml: "hooks_extra_events: [my_event, ' other ']", want: Settings{PinScripts: true, AuditLog: true, ExtraEvents: []string{"my_event", "other"}}},
+		{yaml: "hooks_extra_events: my_event", want: def, diags: []string{"hooks_extra_events@1: must be a list"}},
+		{yaml: "hooks_extra_events:\n  - 3\n  - ''\n  - agent:start\n  - ok_one",
+			want: Settings{PinScripts: true, AuditLog: true, ExtraEvents: []string{"ok_one"}},
+			diags: []string{"hooks_extra_events[0]@2: must be a string, got 3",
+				"hooks_extra_events[1]@3: blank event name",
+				`hooks_extra_events[2]@4: "agent:start" is a gateway event name`}},
+	}
+	for _, tt := range tests {
+		f, err := Load(writeConfig(t, tt.yaml), MapEnv(map[string]string{"AUTO": "true"}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(f.Settings, tt.want) {
+			t.Errorf("%q: settings = %+v, want %+v", tt.yaml, f.Settings, tt.want)
+		}
+		if len(f.Diagnostics) != len(tt.diags) {
+			t.Errorf("%q: diagnostics = %v, want %v", tt.yaml, f.Diagnostics, tt.diags)
+			continue
+		}
+		for i, want := range tt.diags {
+			d := f.Diagnostics[i]
+			where, msg, _ := strings.Cut(want, ": ")
+			if got := d.Path + "@" + strconv.Itoa(d.Line); got != where || !strings.Contains(d.Message, msg) || d.Level != "warning" {
+				t.Errorf("%q: diagnostic %d = %v, want %s: %s", tt.yaml, i, d, where, msg)
+			}
+		}
+	}
+}
+
+func TestTruthy(t *testing.T) {
+	for s, want := range map[string]bool{
+		"1": true, "true": true, "TRUE": true, " yes ": true, "On": true, "\ttrue\n": true,
+		"": false, "0": false, "false": false, "no": false, "off": false, "y": false, "2": false, "truthy": false,
+	} {
+		if got := Truthy(s); got != want {
+			t.Errorf("Truthy(%q) = %t, want %t", s, got, want)
+		}
+	}
+}

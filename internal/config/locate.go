@@ -1,0 +1,199 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Env looks up an environment variable: os.LookupEnv in production, a map
+// in tests (see MapEnv).
+type Env func(key string) (string, bool)
+
+// MapEnv returns an Env reading m.
+func MapEnv(m map[string]string) Env {
+	return func(key string) (string, bool) {
+		v, ok := m[key]
+		return v, ok
+	}
+}
+
+// DefaultProfile is the profile name outside profiles; it is also what
+// `-p default` selects: the root itself.
+const DefaultProfile = "default"
+
+// Request is what the command line and the environment say about where
+// hermes lives.
+type Request struct {
+	HomeFlag    string // --home
+	ProfileFlag string // -p / --profile
+	ConfigFlag  string // --config
+	Env         Env    // nil: no variables
+	UserHome    string // the user's home directory, for ~
+}
+
+// Location is where this invocation's files are.
+type Location struct {
+	Root       string   // --home, HERMES_HOME or ~/.hermes
+	Home       string   // HERMES_HOME: Root or Root/profiles/<Profile>
+	Profile    string   // "default" outside profiles
+	ConfigPath string   // "" when no config file was found
+	Searched   []string // config paths looked at, in order
+}
+
+// ProfileError says a selected profile cannot be used. The CLI maps it to
+// exit code 2.
+type ProfileError struct {
+	Name   string
+	Dir    string // where the profile was looked for
+	Source string // "--profile" or the active_profile file that named it
+	Reason string // set when the name itself is unusable
+}
+
+func (e *ProfileError) Error() string {
+	if e.Reason != "" {
+		return fmt.Sprintf("invalid profile name %q (from %s): %s", e.Name, e.Source, e.Reason)
+	}
+	msg := fmt.Sprintf("profile %q does not exist (looked in %s)", e.Name, e.Dir)
+	if e.Source != "--profile" {
+		msg += fmt.Sprintf("; it is named by %s: fix or delete that file", e.Source)
+	}
+	return msg
+}
+
+// ConfigNotFoundError says the file given with --config cannot be used. The
+// CLI maps it to exit code 2.
+type ConfigNotFoundError struct {
+	Path string
+	Err  error
+}
+
+func (e *ConfigNotFoundError) Error() string {
+	return fmt.Sprintf("config file %s given with --config cannot be used: %v", e.Path, e.Err)
+}
+
+func (e *ConfigNotFoundError) Unwrap() error { return e.Err }
+
+// Locate resolves the root, the profile, HERMES_HOME and the config file
+// (SPEC §1). It only reads the file system.
+func Locate(r Request) (*Location, error) {
+	env := r.Env
+	if env == nil {
+		env = MapEnv(nil)
+	}
+	loc := &Location{Profile: DefaultProfile}
+
+	explicitRoot := true
+	switch envHome, _ := env("HERMES_HOME"); {
+	case r.HomeFlag != "":
+		loc.Root = expandTilde(r.HomeFlag, r.UserHome)
+	case strings.TrimSpace(envHome) != "":
+		loc.Root = filepath.Clean(envHome)
+	default:
+		explicitRoot = false
+		if r.UserHome == "" {
+			return nil, errors.New("cannot find the home directory for ~/.hermes: set HERMES_HOME or pass --home")
+		}
+		loc.Root = filepath.Join(r.UserHome, ".hermes")
+	}
+	loc.Home = loc.Root
+
+	name, source := r.ProfileFlag, "--profile"
+	if name == "" && !explicitRoot {
+		// The active_profile file only applies to the default root: someone
+		// who points hermes somewhere explicitly means that place.
+		var err error
+		if name, source, err = activeProfile(loc.Root); err != nil {
+			return nil, err
+		}
+	}
+	if name != "" && name != DefaultProfile {
+		home, err := profileDir(loc.Root, name, source)
+		if err != nil {
+			return nil, err
+		}
+		loc.Home, loc.Profile = home, name
+	}
+
+	if err := loc.findConfig(r); err != nil {
+		return nil, err
+	}
+	return loc, nil
+}
+
+// activeProfile reads <root>/active_profile; "" means the root itself.
+func activeProfile(root string) (name, source string, err error) {
+	path := filepath.Join(root, "active_profile")
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", "", nil
+	}
+	if err != nil {
+		return "", "", fmt.Errorf("reading the active profile file %s: %w (fix its permissions or delete it)", path, err)
+	}
+	return strings.TrimSpace(strings.TrimPrefix(string(data), "\ufeff")), path, nil
+}
+
+func profileDir(root, name, source string) (string, error) {
+	// A name is one folder under profiles/: anything that could climb out
+	// of it is refused rather than followed.
+	if strings.ContainsAny(name, `/\`) || name == "." || name == ".." || strings.TrimSpace(name) != name {
+		return "", &ProfileError{Name: name, Source: source,
+			Reason: "a profile name is a folder name under profiles/, without slashes or surrounding spaces"}
+	}
+	dir := filepath.Join(root, "profiles", name)
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return "", &ProfileError{Name: name, Dir: dir, Source: source}
+	}
+	return dir, nil
+}
+
+func (loc *Location) findConfig(r Request) error {
+	if r.ConfigFlag != "" {
+		path := expandTilde(r.ConfigFlag, r.UserHome)
+		loc.Searched = []string{path}
+		fi, err := os.Stat(path)
+		if err == nil && fi.IsDir() {
+			err = errors.New("it is a directory")
+		}
+		if err != nil {
+			return &ConfigNotFoundError{Path: path, Err: err}
+		}
+		loc.ConfigPath = path
+		return nil
+	}
+	for _, name := range []string{"config.yaml", "cli-config.yaml"} {
+		path := filepath.Join(loc.Home, name)
+		loc.Searched = append(loc.Searched, path)
+		fi, err := os.Stat(path)
+		switch {
+		case errors.Is(err, fs.ErrNotExist) || (err == nil && fi.IsDir()):
+			continue
+		case err != nil:
+			return fmt.Errorf("checking config file %s: %w", path, err)
+		}
+		loc.ConfigPath = path
+		return nil
+	}
+	return nil
+}
+
+// expandTilde expands a leading ~ or ~/ to the user's home: shells do not
+// expand it in --home=~/x.
+func expandTilde(p, userHome string) string {
+	if userHome != "" {
+		if p == "~" {
+			return userHome
+		}
+		if rest, ok := strings.CutPrefix(p, "~"+string(filepath.Separator)); ok {
+			return filepath.Join(userHome, rest)
+		}
+		if rest, ok := strings.CutPrefix(p, "~/"); ok {
+			return filepath.Join(userHome, rest)
+		}
+	}
+	return filepath.Clean(p)
+}

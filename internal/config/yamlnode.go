@@ -1,0 +1,298 @@
+package config
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Kind is what a YAML value is, as the Python agent's loader sees it.
+type Kind int
+
+const (
+	KindNull Kind = iota
+	KindBool
+	KindInt
+	KindFloat
+	KindString
+	KindList
+	KindMapping
+)
+
+// Value is a YAML node resolved with PyYAML's (YAML 1.1) rules. yaml.v3
+// follows YAML 1.2, where `yes` is a string and `1e3` a float; the agent
+// reads `yes` as true and `1e3` as a string, and hermes must agree with the
+// agent on what a hook's fail_closed or timeout is.
+type Value struct {
+	Kind  Kind
+	Bool  bool
+	Int   int64 // saturates at ±MaxInt64: Python ints are unbounded
+	Float float64
+	Str   string
+	Node  *yaml.Node // the resolved node (aliases followed)
+}
+
+// Describe renders the value for a message: "a list", "null", `"3.5"`, 2.5.
+func (v Value) Describe() string {
+	switch v.Kind {
+	case KindNull:
+		return "null"
+	case KindList:
+		return "a list"
+	case KindMapping:
+		return "a mapping"
+	case KindString:
+		return strconv.Quote(v.Str)
+	}
+	return v.Node.Value
+}
+
+// maxAliasDepth bounds alias chains; yaml.v3 accepts self-referencing
+// anchors in nodes, so following them blindly could loop.
+const maxAliasDepth = 32
+
+// Deref follows aliases and unwraps a document node.
+func Deref(n *yaml.Node) *yaml.Node {
+	for i := 0; n != nil && i < maxAliasDepth; i++ {
+		switch n.Kind {
+		case yaml.AliasNode:
+			n = n.Alias
+		case yaml.DocumentNode:
+			if len(n.Content) == 0 {
+				return nil
+			}
+			n = n.Content[0]
+		default:
+			return n
+		}
+	}
+	return nil
+}
+
+var (
+	pyBool  = regexp.MustCompile(`^(?:yes|Yes|YES|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF)$`)
+	pyInt   = regexp.MustCompile(`^(?:[-+]?0b[0-1_]+|[-+]?0[0-7_]+|[-+]?(?:0|[1-9][0-9_]*)|[-+]?0x[0-9a-fA-F_]+|[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+)$`)
+	pyFloat = regexp.MustCompile(`^(?:[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+][0-9]+)?|\.[0-9][0-9_]*(?:[eE][-+][0-9]+)?|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$`)
+	pyNull  = regexp.MustCompile(`^(?:~|null|Null|NULL|)$`)
+)
+
+// Resolve returns what n means to the agent. A nil node is null.
+func Resolve(n *yaml.Node) Value {
+	n = Deref(n)
+	if n == nil {
+		return Value{Kind: KindNull}
+	}
+	v := Value{Node: n}
+	switch n.Kind {
+	case yaml.SequenceNode:
+		v.Kind = KindList
+		return v
+	case yaml.MappingNode:
+		v.Kind = KindMapping
+		return v
+	}
+	tag := ""
+	switch {
+	case n.Style&yaml.TaggedStyle != 0:
+		tag = n.Tag
+	case n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) != 0:
+		tag = "!!str"
+	case pyNull.MatchString(n.Value):
+		tag = "!!null"
+	case pyBool.MatchString(n.Value):
+		tag = "!!bool"
+	case pyInt.MatchString(n.Value):
+		tag = "!!int"
+	case pyFloat.MatchString(n.Value):
+		tag = "!!float"
+	}
+	switch tag {
+	case "!!null":
+		v.Kind = KindNull
+	case "!!bool":
+		v.Kind, v.Bool = KindBool, yes(n.Value)
+	case "!!int":
+		if i, ok := pyParseInt(n.Value); ok {
+			v.Kind, v.Int = KindInt, i
+			return v
+		}
+		v.Kind, v.Str = KindString, n.Value
+	case "!!float":
+		if f, ok := pyParseFloat(n.Value); ok {
+			v.Kind, v.Float = KindFloat, f
+			return v
+		}
+		v.Kind, v.Str = KindString, n.Value
+	default:
+		v.Kind, v.Str = KindString, n.Value
+	}
+	return v
+}
+
+func yes(s string) bool {
+	switch strings.ToLower(s) {
+	case "yes", "true", "on", "y", "1":
+		return true
+	}
+	return false
+}
+
+// pyParseInt follows PyYAML's construct_yaml_int: underscores dropped,
+// 0b binary, 0x hex, a leading 0 octal, a:b:c base 60.
+func pyParseInt(s string) (int64, bool) {
+	s = strings.ReplaceAll(s, "_", "")
+	neg := false
+	if s != "" && (s[0] == '-' || s[0] == '+') {
+		neg = s[0] == '-'
+		s = s[1:]
+	}
+	var n uint64
+	var err error
+	switch {
+	case s == "":
+		return 0, false
+	case strings.Contains(s, ":"):
+		for _, part := range strings.Split(s, ":") {
+			d, perr := strconv.ParseUint(part, 10, 64)
+			if perr != nil || n > math.MaxInt64/60 {
+				n, err = math.MaxInt64, perr
+				break
+			}
+			n = n*60 + d
+		}
+	case strings.HasPrefix(s, "0b"):
+		n, err = strconv.ParseUint(s[2:], 2, 64)
+	case strings.HasPrefix(s, "0x"):
+		n, err = strconv.ParseUint(s[2:], 16, 64)
+	case s != "0" && s[0] == '0':
+		n, err = strconv.ParseUint(s[1:], 8, 64)
+	default:
+		n, err = strconv.ParseUint(s, 10, 64)
+	}
+	if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
+		n, err = math.MaxInt64, nil
+	}
+	if err != nil {
+		return 0, false
+	}
+	if n > math.MaxInt64 {
+		n = math.MaxInt64
+	}
+	if neg {
+		return -int64(n), true
+	}
+	return int64(n), true
+}
+
+func pyParseFloat(s string) (float64, bool) {
+	s = strings.ToLower(strings.ReplaceAll(s, "_", ""))
+	sign := 1.0
+	if s != "" && (s[0] == '-' || s[0] == '+') {
+		if s[0] == '-' {
+			sign = -1
+		}
+		s = s[1:]
+	}
+	switch {
+	case s == ".inf":
+		return sign * math.Inf(1), true
+	case s == ".nan":
+		return math.NaN(), true
+	case strings.Contains(s, ":"):
+		parts := strings.Split(s, ":")
+		f := 0.0
+		for i, p := range parts {
+			d, err := strconv.ParseFloat(p, 64)
+			if err != nil || (i < len(parts)-1 && strings.Contains(p, ".")) {
+				return 0, false
+			}
+			f = f*60 + d
+		}
+		return sign * f, true
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil && !isRange(err) {
+		return 0, false
+	}
+	return sign * f, true
+}
+
+func isRange(err error) bool {
+	ne, ok := err.(*strconv.NumError)
+	return ok && ne.Err == strconv.ErrRange
+}
+
+// Pair is one key of a mapping with its value.
+type Pair struct {
+	Key string
+	KeyNode,
+	Value *yaml.Node
+}
+
+// Pairs lists a mapping's keys in order the way the agent sees them: merge
+// keys (`<<: *base`) applied, explicit keys winning over merged ones, and a
+// repeated key keeping its first position but its last value (a Python
+// dict). dups lists the repeated keys (explicit ones only), in order, for
+// a warning. A node that is not a mapping has no pairs.
+func Pairs(n *yaml.Node) (pairs []Pair, dups []Pair) {
+	return pairs0(Deref(n), 0)
+}
+
+func pairs0(n *yaml.Node, depth int) (pairs []Pair, dups []Pair) {
+	if n == nil || n.Kind != yaml.MappingNode || depth > maxAliasDepth {
+		return nil, nil
+	}
+	// PyYAML's flatten_mapping puts merged pairs before the explicit ones
+	// (and, for a list of merged mappings, the earlier mapping last so it
+	// wins); the dict built from them keeps first positions, last values.
+	var merged, explicit []Pair
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if k.Kind == yaml.ScalarNode && k.Value == "<<" && k.Style&(yaml.TaggedStyle|yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) == 0 {
+			m := Deref(v)
+			sources := []*yaml.Node{m}
+			if m != nil && m.Kind == yaml.SequenceNode {
+				sources = m.Content
+			}
+			for j := len(sources) - 1; j >= 0; j-- {
+				sub, _ := pairs0(Deref(sources[j]), depth+1)
+				merged = append(merged, sub...)
+			}
+			continue
+		}
+		explicit = append(explicit, Pair{Key: keyString(k), KeyNode: k, Value: v})
+	}
+	index := map[string]int{}
+	seen := map[string]bool{}
+	for i, p := range append(merged, explicit...) {
+		if i >= len(merged) {
+			if seen[p.Key] {
+				dups = append(dups, p)
+			}
+			seen[p.Key] = true
+		}
+		if j, ok := index[p.Key]; ok {
+			pairs[j].Value = p.Value
+			pairs[j].KeyNode = p.KeyNode
+			continue
+		}
+		index[p.Key] = len(pairs)
+		pairs = append(pairs, p)
+	}
+	return pairs, dups
+}
+
+func keyString(k *yaml.Node) string {
+	k = Deref(k)
+	if k == nil {
+		return ""
+	}
+	if k.Kind == yaml.ScalarNode {
+		return k.Value
+	}
+	return fmt.Sprintf("<%s at line %d>", map[yaml.Kind]string{yaml.SequenceNode: "list", yaml.MappingNode: "mapping"}[k.Kind], k.Line)
+}

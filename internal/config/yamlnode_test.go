@@ -1,0 +1,116 @@
+package config
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"gopkg.in/yaml.v3"
+)
+
+func parseNode(t *testing.T, src string) *yaml.Node {
+	t.Helper()
+	var doc yaml.Node
+	if err := yaml.Unmarshal([]byte(src), &doc); err != nil {
+		t.Fatalf("%q: %v", src, err)
+	}
+	return Deref(&doc)
+}
+
+// TestResolve checks that scalars mean what they mean to PyYAML (YAML 1.1),
+// the loader of the agent that reads the same file.
+func TestResolve(t *testing.T) {
+	tests := []struct {
+		src  string
+		kind Kind
+		want any // bool, int64, float64 or string
+	}{
+		{"~", KindNull, nil}, {"null", KindNull, nil}, {"", KindNull, nil},
+		{"true", KindBool, true}, {"False", KindBool, false}, {"yes", KindBool, true}, {"NO", KindBool, false},
+		{"on", KindBool, true}, {"Off", KindBool, false},
+		{"y", KindString, "y"}, {"n", KindString, "n"}, {"tRue", KindString, "tRue"},
+		{"'yes'", KindString, "yes"}, {`"true"`, KindString, "true"}, {"!!str true", KindString, "true"},
+		{"30", KindInt, int64(30)}, {"-7", KindInt, int64(-7)}, {"+5", KindInt, int64(5)}, {"1_000", KindInt, int64(1000)},
+		{"0x1F", KindInt, int64(31)}, {"017", KindInt, int64(15)}, {"0b101", KindInt, int64(5)}, {"1:30", KindInt, int64(90)},
+		{"0", KindInt, int64(0)}, {"99999999999999999999999", KindInt, int64(math.MaxInt64)},
+		{"09", KindString, "09"}, {"0o17", KindString, "0o17"}, {`"30"`, KindString, "30"}, {"!!int '42'", KindInt, int64(42)},
+		{"2.9", KindFloat, 2.9}, {"-2.5", KindFloat, -2.5}, {"1.", KindFloat, 1.0}, {".5", KindFloat, 0.5},
+		{"1.5e+3", KindFloat, 1500.0}, {".inf", KindFloat, math.Inf(1)}, {"-.Inf", KindFloat, math.Inf(-1)}, {"1:30.5", KindFloat, 90.5},
+		{"1e3", KindString, "1e3"}, {"1.5e3", KindString, "1.5e3"}, // YAML 1.1 wants a signed exponent
+		{"3.5x", KindString, "3.5x"}, {"!!float 3", KindFloat, 3.0},
+		{"[1]", KindList, nil}, {"{a: 1}", KindMapping, nil},
+	}
+	for _, tt := range tests {
+		n := parseNode(t, "v: "+tt.src)
+		v := Resolve(n.Content[1])
+		if v.Kind != tt.kind {
+			t.Errorf("%q: kind %d, want %d", tt.src, v.Kind, tt.kind)
+			continue
+		}
+		var got any
+		switch v.Kind {
+		case KindBool:
+			got = v.Bool
+		case KindInt:
+			got = v.Int
+		case KindFloat:
+			got = v.Float
+		case KindString:
+			got = v.Str
+		}
+		if got != tt.want {
+			t.Errorf("%q: got %v, want %v", tt.src, got, tt.want)
+		}
+	}
+	if v := Resolve(parseNode(t, "v: .nan").Content[1]); v.Kind != KindFloat || !math.IsNaN(v.Float) {
+		t.Errorf(".nan: got %+v", v)
+	}
+}
+
+func TestPairs(t *testing.T) {
+	tests := []struct {
+		src  string
+		want string // key=value ... in order
+		dups string
+	}{
+		{"{a: 1, b: 2}", "a=1 b=2", ""},
+		{"{a: 1, b: 2, a: 3}", "a=3 b=2", "a"},
+		{"base: &b {x: 1, y: 2}\nv: {<<: *b, y: 3, z: 4}", "x=1 y=3 z=4", ""},
+		{"b1: &b1 {x: 1}\nb2: &b2 {x: 2, w: 0}\nv: {<<: [*b1, *b2], z: 4}", "x=1 w=0 z=4", ""},
+		{"v: {'<<': 1}", "<<=1", ""},
+		{"v: [1, 2]", "", ""},
+	}
+	for _, tt := range tests {
+		root := parseNode(t, tt.src)
+		pairs, dups := Pairs(root)
+		if !strings.HasPrefix(tt.src, "{") {
+			p, _ := Pairs(root)
+			pairs, dups = Pairs(p[len(p)-1].Value)
+		}
+		var got, gotDups []string
+		for _, p := range pairs {
+			got = append(got, p.Key+"="+Resolve(p.Value).Node.Value)
+		}
+		for _, p := range dups {
+			gotDups = append(gotDups, p.Key)
+		}
+		if strings.Join(got, " ") != tt.want || strings.Join(gotDups, " ") != tt.dups {
+			t.Errorf("%q: pairs %v dups %v, want %q dups %q", tt.src, got, gotDups, tt.want, tt.dups)
+		}
+	}
+}
+
+func TestDerefStopsOnCycles(t *testing.T) {
+	root := parseNode(t, "a: &x [*x]")
+	list := Deref(root.Content[1])
+	if list == nil || list.Kind != yaml.SequenceNode {
+		t.Fatalf("got %+v", list)
+	}
+	if got := Deref(list.Content[0]); got != list {
+		t.Errorf("alias resolves to %p, want the list %p", got, list)
+	}
+	// The walk in Load must not loop either.
+	if _, err := Load(writeConfig(t, "a: &x [*x, {b: *x}]\nhooks: *x\n"), nil); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,85 @@
+package hooks
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/hermes-hooks/hermes/internal/allowlist"
+	"github.com/hermes-hooks/hermes/internal/shell"
+)
+
+// AuditLogPath is where run-event records every hook it fired.
+func AuditLogPath(home string) string { return filepath.Join(home, "logs", "hooks.jsonl") }
+
+// AuditRecord is one line of the audit log. Environment variables are
+// never recorded (they may carry secrets).
+type AuditRecord struct {
+	Time    time.Time
+	Event   string
+	Kind    string // "shell" or "gateway"
+	Command string // shell
+	Name    string // gateway
+	SHA256  string
+	Result  shell.Result
+	Answer  *Answer
+	// Gateway: the error and elapsed time of the handler.
+	Error   string
+	Elapsed float64
+}
+
+type auditJSON struct {
+	Time           string  `json:"time"`
+	Event          string  `json:"event"`
+	Kind           string  `json:"kind"`
+	Command        *string `json:"command,omitempty"`
+	Name           *string `json:"name,omitempty"`
+	SHA256         *string `json:"sha256"`
+	ExitCode       *int    `json:"exit_code"`
+	TimedOut       bool    `json:"timed_out"`
+	Error          *string `json:"error"`
+	ElapsedSeconds float64 `json:"elapsed_seconds"`
+	Parsed         *Answer `json:"parsed"`
+}
+
+// AppendAudit appends one record as a JSON line to the audit log (file
+// 0600, folder created 0700). O_APPEND keeps concurrent writers' lines whole.
+func AppendAudit(home string, r AuditRecord) error {
+	j := auditJSON{Time: allowlist.FormatTime(r.Time), Event: r.Event, Kind: r.Kind,
+		SHA256: strOrNil(r.SHA256), ExitCode: r.Result.ExitCode, TimedOut: r.Result.TimedOut,
+		Error: strOrNil(r.Result.Err), ElapsedSeconds: r.Result.ElapsedSeconds(), Parsed: r.Answer}
+	if r.Kind == "gateway" {
+		j.Name, j.Error, j.ElapsedSeconds = &r.Name, strOrNil(r.Error), r.Elapsed
+	} else {
+		j.Command = &r.Command
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(j); err != nil {
+		return err
+	}
+	path := AuditLogPath(home)
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return fmt.Errorf("audit log: %w", err)
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		return fmt.Errorf("audit log: %w", err)
+	}
+	if _, err := f.Write(buf.Bytes()); err != nil {
+		f.Close()
+		return fmt.Errorf("audit log %s: %w", path, err)
+	}
+	return f.Close()
+}
+
+func strOrNil(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}

@@ -1,0 +1,113 @@
+package hooks
+
+import (
+	"context"
+	"time"
+
+	"github.com/hermes-hooks/hermes/internal/hooks/outbound"
+	"github.com/hermes-hooks/hermes/internal/pyjson"
+	"github.com/hermes-hooks/hermes/internal/shell"
+)
+
+// Engine runs hooks: a Setup plus what a run needs from the process.
+type Engine struct {
+	*Setup
+	Runner  shell.Runner
+	Environ []string // base environment handed to hooks
+	Cwd     string   // sent as the payload's cwd
+	Now     func() time.Time
+	// Outbound delivers webhooks (nil: defaults).
+	Outbound *outbound.Client
+}
+
+// ShellRun is one shell hook of one firing: run, or skipped and why.
+type ShellRun struct {
+	Hook ShellHook
+	// SkipReason: "" when the hook ran; else SkipMatcher, SkipNotApproved,
+	// SkipModified or SkipSafeMode.
+	SkipReason string
+	Result     shell.Result
+	Eval       Evaluation
+}
+
+// Why a hook did not fire in run-event (SPEC §10.4).
+const (
+	SkipMatcher     = "matcher"
+	SkipNotApproved = "not approved"
+	SkipModified    = "modified since approval"
+	SkipSafeMode    = "safe mode"
+)
+
+// Fired reports whether the hook ran.
+func (r ShellRun) Fired() bool { return r.SkipReason == "" }
+
+// Payload builds the fields-shape payload of a firing. With synthetic, the
+// event's synthetic payload is the base and given fields win; else the given
+// payload stands as it is (or the synthetic one when none is given).
+// forTool, when set, becomes tool_name last.
+func (e *Engine) Payload(ev Event, given *pyjson.Object, synthetic bool) *pyjson.Object {
+	var fields *pyjson.Object
+	if given != nil {
+		given = NormalizeInput(given)
+	}
+	if given == nil || synthetic {
+		base, err := ev.PayloadObject()
+		if err != nil {
+			base = pyjson.NewObject()
+		}
+		fields = MergeFields(base, given)
+	} else {
+		fields = given
+	}
+	return fields
+}
+
+// WireFor is the object a hook of event reads on stdin.
+func (e *Engine) WireFor(event string, fields *pyjson.Object) *pyjson.Object {
+	return Wire(event, fields, e.Cwd, e.Loc.Profile)
+}
+
+// ToolName is the payload's tool_name when it is a string.
+func ToolName(fields *pyjson.Object) string {
+	v, _ := fields.Get(fieldToolName)
+	s, _ := v.(string)
+	return s
+}
+
+// RunShell runs one shell hook with the wire payload on stdin and judges
+// its answer.
+func (e *Engine) RunShell(ctx context.Context, h ShellHook, wire *pyjson.Object) ShellRun {
+	run := ShellRun{Hook: h}
+	if h.ParseErr != nil {
+		run.Result = shell.Result{Err: h.ParseErr.Error()}
+	} else {
+		tool, _ := wire.Get(wireToolNameKey)
+		toolName, _ := tool.(string)
+		sess, _ := wire.Get(wireSessionKey)
+		sessionID, _ := sess.(string)
+		run.Result = e.Runner.Run(ctx, shell.Request{
+			Argv:    h.Argv,
+			Stdin:   WireBytes(wire),
+			Env:     shell.HookEnv(e.Environ, e.Loc.Home, h.Event, toolName, sessionID),
+			Timeout: time.Duration(h.Timeout) * time.Second,
+		})
+	}
+	ev, _ := e.Catalogue.Lookup(h.Event)
+	run.Eval = Evaluate(EvalInput{Event: h.Event, Command: h.Command, Blocking: ev.Blocking,
+		FailClosed: h.FailClosed, Timeout: h.Timeout, Result: run.Result})
+	return run
+}
+
+// Selected are the hooks of event among hs, with --for-tool applied: when
+// forTool is set, only tool-event hooks whose matcher matches it.
+func (e *Engine) Selected(hs []ShellHook, event, forTool string) []ShellHook {
+	ev, _ := e.Catalogue.Lookup(event)
+	var out []ShellHook
+	for _, h := range hs {
+		if h.Event != event || forTool != "" && (!ev.Tool || !h.Matcher.Match(forTool)) {
+			continue
+		}
+		out = append(out, h)
+	}
+	return out
+}

@@ -1,0 +1,262 @@
+"""Runs Hermes gateway hook handlers for `hermes hooks` (embedded in the binary).
+
+Two modes:
+
+  runner.py --run           read a request from stdin:
+                              {"event_type", "context", "handlers": [{"name", "path"}],
+                               "reply": FILE, "capture": DIR}
+                            and run each handler's handle(event_type, context) in order.
+                            One JSON line per step is appended to FILE:
+                              {"index": i, "phase": "start"}
+                              {"index": i, "phase": "done", "status": "ok" | "error",
+                               "error", "result_json", "repr", "elapsed"}
+                            While handler i runs, file descriptors 1 and 2 point at
+                            DIR/i.out and DIR/i.err, so whatever it prints (from Python
+                            or from C, or from its children) is kept apart and can never
+                            reach the reply file.
+  runner.py --check PATH    parse PATH with ast, never executing it, and print one JSON
+                            object: {"ok": bool, "error": str, "line": int}.
+
+It must run on any python3 the user has (3.8+), with the standard library only.
+"""
+
+import ast
+import asyncio
+import importlib.util
+import inspect
+import json
+import os
+import re
+import sys
+import time
+import traceback
+
+# Results and error texts are capped so one handler cannot make the reply
+# unreasonably large; the Go side reads the reply whole.
+RESULT_LIMIT = 1 << 20
+TEXT_LIMIT = 64 << 10
+
+
+def main(argv):
+    if len(argv) == 3 and argv[1] == "--check":
+        return check(argv[2])
+    if len(argv) == 2 and argv[1] == "--run":
+        return run()
+    sys.stderr.write("usage: runner.py --run | --check PATH\n")
+    return 2
+
+
+# ---------------------------------------------------------------- --run
+
+
+def run():
+    request = json.loads(sys.stdin.buffer.read().decode("utf-8"))
+    sys.dont_write_bytecode = True  # leave no __pycache__ in the user's hook folders
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            # A handler's odd characters must not raise in its print().
+            stream.reconfigure(errors="backslashreplace")
+        except Exception:
+            pass
+    # Opened before any handler runs, and not inheritable by their children.
+    reply = open(request["reply"], "a", encoding="utf-8")
+    saved_err = os.dup(2)
+    taken = set()
+    for index, handler in enumerate(request["handlers"]):
+        emit(reply, {"index": index, "phase": "start"})
+        # A fresh copy per handler: one handler mutating the context must not
+        # change what the next one sees.
+        context = json.loads(json.dumps(request["context"]))
+        start = time.monotonic()
+        redirect(os.path.join(request["capture"], "%d.out" % index), 1)
+        redirect(os.path.join(request["capture"], "%d.err" % index), 2)
+        try:
+            entry = call(handler, request["event_type"], context, taken)
+        finally:
+            flush()
+            os.dup2(saved_err, 1)
+            os.dup2(saved_err, 2)
+        entry["index"] = index
+        entry["phase"] = "done"
+        entry["elapsed"] = time.monotonic() - start
+        emit(reply, entry)
+    reply.close()
+    flush()
+    # Do not wait for threads or atexit hooks a handler left behind: every
+    # answer is in, and a lingering thread would otherwise run into the
+    # timeout.
+    os._exit(0)
+
+
+def emit(reply, entry):
+    # ensure_ascii: lone surrogates a handler returned cannot break the file.
+    reply.write(json.dumps(entry, ensure_ascii=True) + "\n")
+    reply.flush()
+
+
+def flush():
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except Exception:
+            pass
+
+
+def redirect(path, fd):
+    flush()
+    target = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    os.dup2(target, fd)
+    os.close(target)
+
+
+def module_name(name, taken):
+    base = "hermes_hook_" + re.sub(r"\W", "_", name, flags=re.ASCII)
+    candidate, n = base, 1
+    while candidate in taken:
+        n += 1
+        candidate = "%s_%d" % (base, n)
+    taken.add(candidate)
+    return candidate
+
+
+def call(handler, event_type, context, taken):
+    path = handler["path"]
+    name = module_name(handler["name"], taken)
+    try:
+        spec = importlib.util.spec_from_file_location(name, path)
+        if spec is None or spec.loader is None:
+            return failure("cannot import %s: not a Python source file" % path)
+        module = importlib.util.module_from_spec(spec)
+        # Registered before it runs, as the agent does: code in the module
+        # (dataclasses, pickling, typing) looks itself up in sys.modules.
+        sys.modules[name] = module
+        try:
+            spec.loader.exec_module(module)
+        except BaseException:
+            sys.modules.pop(name, None)
+            raise
+    except BaseException as exc:
+        return failure("importing %s failed:\n%s" % (path, format_exception(exc)))
+
+    handle = getattr(module, "handle", None)
+    if not callable(handle):
+        return failure("%s defines no handle(event_type, context) function" % path)
+    try:
+        value = handle(event_type, context)
+        if inspect.isawaitable(value):
+            value = asyncio.run(wait_for(value))
+    except BaseException as exc:
+        return failure(format_exception(exc))
+    return encode(value)
+
+
+async def wait_for(awaitable):
+    return await awaitable
+
+
+def format_exception(exc):
+    # Drop the runner's own frame: the user wants to see their code.
+    tb = exc.__traceback__.tb_next if exc.__traceback__ is not None else None
+    text = "".join(traceback.format_exception(type(exc), exc, tb)).rstrip()
+    if len(text) > TEXT_LIMIT:
+        # The end of a traceback says what went wrong; keep it.
+        text = "...\n" + text[-TEXT_LIMIT:]
+    return text
+
+
+def failure(message):
+    return {"status": "error", "error": message, "result_json": "null", "repr": False}
+
+
+def encode(value):
+    is_repr = False
+    try:
+        # allow_nan=False: NaN and Infinity are not JSON.
+        text = json.dumps(value, ensure_ascii=False, allow_nan=False)
+    except BaseException:
+        is_repr = True
+        text = json.dumps(safe_repr(value), ensure_ascii=False)
+    if len(text) > RESULT_LIMIT:
+        return failure("handle returned %d characters of JSON; the limit is %d" % (len(text), RESULT_LIMIT))
+    return {"status": "ok", "error": "", "result_json": text, "repr": is_repr}
+
+
+def safe_repr(value):
+    try:
+        text = repr(value)
+    except BaseException as exc:
+        text = "<%s object: repr() raised %s>" % (type(value).__name__, type(exc).__name__)
+    if len(text) > RESULT_LIMIT // 2:
+        text = text[: RESULT_LIMIT // 2] + "..."
+    return text
+
+
+# ---------------------------------------------------------------- --check
+
+
+def check(path):
+    print(json.dumps(check_source(path)))
+    return 0
+
+
+def check_source(path):
+    try:
+        with open(path, "rb") as f:
+            source = f.read()
+    except OSError as exc:
+        return {"ok": False, "line": 0, "error": "cannot read %s: %s" % (path, exc.strerror)}
+    try:
+        tree = ast.parse(source, filename=path)
+    except SyntaxError as exc:
+        return {"ok": False, "line": exc.lineno or 0, "error": "syntax error: %s" % exc.msg}
+    except ValueError as exc:  # null bytes, undecodable source
+        return {"ok": False, "line": 0, "error": "cannot parse: %s" % exc}
+
+    handle = None
+    for node in tree.body:
+        # The last top-level binding wins, as it would at import time.
+        if binds_handle(node):
+            handle = node
+    if handle is None:
+        return {"ok": False, "line": 0,
+                "error": "no top-level handle function: define def handle(event_type, context) (or async def)"}
+    if not isinstance(handle, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        # Bound some other way (assignment, import): its signature can only
+        # be known by running the module, which a check must not do.
+        return {"ok": True, "line": handle.lineno, "error": ""}
+    problem = arity_problem(handle.args)
+    if problem:
+        return {"ok": False, "line": handle.lineno, "error": problem}
+    return {"ok": True, "line": handle.lineno, "error": ""}
+
+
+def binds_handle(node):
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return node.name == "handle"
+    if isinstance(node, (ast.Import, ast.ImportFrom)):
+        return any((a.asname or a.name.split(".")[0]) == "handle" for a in node.names)
+    targets = []
+    if isinstance(node, ast.Assign):
+        targets = node.targets
+    elif isinstance(node, ast.AnnAssign) and node.value is not None:
+        targets = [node.target]
+    return any(isinstance(t, ast.Name) and t.id == "handle" for t in targets)
+
+
+def arity_problem(args):
+    positional = list(getattr(args, "posonlyargs", [])) + list(args.args)
+    required = len(positional) - len(args.defaults)
+    names = ", ".join(a.arg for a in positional) or "none"
+    want = "it is called as handle(event_type, context)"
+    if len(positional) < 2 and args.vararg is None:
+        return "handle takes %d positional parameter(s) (%s); %s" % (len(positional), names, want)
+    if required > 2:
+        return "handle requires %d positional parameters (%s); %s" % (required, names, want)
+    missing = [a.arg for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is None]
+    if missing:
+        return "handle has required keyword-only parameter(s) %s; %s" % (", ".join(missing), want)
+    return ""
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,189 @@
+package hooks
+
+import (
+	"encoding/json"
+	"strconv"
+
+	"github.com/hermes-hooks/hermes/internal/pyjson"
+)
+
+// Payload shapes (SPEC §6).
+//
+// A payload exists in two shapes. The fields shape is the agent's keyword
+// arguments ({"tool_name": ..., "args": {...}, "task_id": ...}); it is what
+// synthetic payloads, merging and matchers work on. The wire shape is the
+// object a hook reads on stdin; it is derived from the fields shape when a
+// hook fires and never stored.
+
+// Keys of the wire object, in the order the agent writes them.
+const (
+	wireEventKey     = "hook_event_name"
+	wireToolNameKey  = "tool_name"
+	wireToolInputKey = "tool_input"
+	wireSessionKey   = "session_id"
+	wireCwdKey       = "cwd"
+	wireProfileKey   = "profile"
+	wireExtraKey     = "extra"
+)
+
+// Field names the wire object lifts to its top level; they never appear in
+// its extra.
+const (
+	fieldToolName        = "tool_name"
+	fieldArgs            = "args"
+	fieldSessionID       = "session_id"
+	fieldParentSessionID = "parent_session_id"
+)
+
+// NormalizeInput turns a payload given by a user (to test or run-event) into
+// the fields shape. An object with a hook_event_name key is taken to be in
+// wire shape, as recorded from a real firing, so that it can be replayed:
+//
+//   - tool_input becomes args, and tool_name and session_id are kept, all
+//     three as given, null included: a replay then feeds the hook exactly
+//     the recorded tool_name and tool_input even when a synthetic payload is
+//     merged under it;
+//   - the members of extra (when it is an object) become fields, after the
+//     top-level ones and in their order; a top-level key wins over the same
+//     key in extra, since extra never legitimately repeats one;
+//   - hook_event_name, cwd and profile are dropped: they are recomputed when
+//     the hook fires;
+//   - any other top-level key is kept as a field, so a hand-written payload
+//     loses nothing.
+//
+// Anything else is already in fields shape and is returned as a copy. The
+// result never shares its top level with in (values are shared). A nil in
+// gives an empty object.
+func NormalizeInput(in *pyjson.Object) *pyjson.Object {
+	if in == nil {
+		return pyjson.NewObject()
+	}
+	if !in.Has(wireEventKey) {
+		return in.Clone()
+	}
+	out := pyjson.NewObject()
+	var extra *pyjson.Object
+	for _, m := range in.Members() {
+		switch m.Key {
+		case wireEventKey, wireCwdKey, wireProfileKey:
+		case wireToolInputKey:
+			out.Set(fieldArgs, m.Value)
+		case wireExtraKey:
+			extra, _ = m.Value.(*pyjson.Object)
+		default:
+			out.Set(m.Key, m.Value)
+		}
+	}
+	for _, m := range extra.Members() {
+		if !out.Has(m.Key) {
+			out.Set(m.Key, m.Value)
+		}
+	}
+	return out
+}
+
+// MergeFields overlays given on base (both in fields shape): base's keys keep
+// their order, given's values win, and keys only given has are appended in
+// given's order. Neither input is modified.
+func MergeFields(base, given *pyjson.Object) *pyjson.Object {
+	out := base.Clone()
+	for _, m := range given.Members() {
+		out.Set(m.Key, m.Value)
+	}
+	return out
+}
+
+// Wire builds the object a hook of event reads on stdin from a payload in
+// fields shape, as the agent does:
+//
+//	hook_event_name, tool_name, tool_input, session_id, cwd, profile, extra
+//
+// tool_name is the field as given (any JSON value), null when missing.
+// tool_input is args when args is an object, else null. session_id follows
+// the agent's `kwargs.get("session_id") or kwargs.get("parent_session_id")
+// or ""`: the first of the two whose value is truthy in Python's sense is
+// passed through unchanged, whatever its type (a number stays a number);
+// null, false, 0, "", [] and {} are falsy and fall through. extra holds every
+// other field in order.
+func Wire(event string, fields *pyjson.Object, cwd, profile string) *pyjson.Object {
+	var toolName, toolInput any
+	if v, ok := fields.Get(fieldToolName); ok {
+		toolName = v
+	}
+	if args, ok := fields.Get(fieldArgs); ok {
+		if obj, isObj := args.(*pyjson.Object); isObj && obj != nil {
+			toolInput = obj
+		}
+	}
+	var sessionID any = ""
+	if v, _ := fields.Get(fieldSessionID); pyTruthy(v) {
+		sessionID = v
+	} else if v, _ := fields.Get(fieldParentSessionID); pyTruthy(v) {
+		sessionID = v
+	}
+	extra := pyjson.NewObject()
+	for _, m := range fields.Members() {
+		switch m.Key {
+		case fieldToolName, fieldArgs, fieldSessionID, fieldParentSessionID:
+		default:
+			extra.Set(m.Key, m.Value)
+		}
+	}
+	return pyjson.NewObject().
+		Set(wireEventKey, event).
+		Set(wireToolNameKey, toolName).
+		Set(wireToolInputKey, toolInput).
+		Set(wireSessionKey, sessionID).
+		Set(wireCwdKey, cwd).
+		Set(wireProfileKey, profile).
+		Set(wireExtraKey, extra)
+}
+
+// WireBytes is the exact stdin of a hook: Python's json.dumps(w,
+// ensure_ascii=False) with its default ", " and ": " separators, no trailing
+// newline, non-ASCII written as UTF-8.
+func WireBytes(w *pyjson.Object) []byte {
+	return pyjson.Marshal(w, pyjson.Options{})
+}
+
+// pyTruthy is Python's bool() of a decoded JSON value.
+func pyTruthy(v any) bool {
+	switch t := v.(type) {
+	case nil:
+		return false
+	case bool:
+		return t
+	case string:
+		return t != ""
+	case json.Number:
+		// Python parses JSON numbers to int or float; either is falsy only
+		// when zero. An overflow parses to ±Inf (truthy), an underflow to 0
+		// (falsy), as in Python.
+		f, _ := strconv.ParseFloat(t.String(), 64)
+		return f != 0
+	case int:
+		return t != 0
+	case int64:
+		return t != 0
+	case float64:
+		return t != 0
+	case []any:
+		return len(t) > 0
+	case *pyjson.Object:
+		return t.Len() > 0
+	}
+	return true
+}
+
+// pyOr is Python's `d.get(k1) or d.get(k2) or ...`: the first truthy value,
+// else the last one looked up (nil when the key is missing).
+func pyOr(o *pyjson.Object, keys ...string) any {
+	var v any
+	for _, k := range keys {
+		v, _ = o.Get(k)
+		if pyTruthy(v) {
+			return v
+		}
+	}
+	return v
+}

@@ -1,0 +1,72 @@
+package hooks
+
+import (
+	"path/filepath"
+
+	"github.com/hermes-hooks/hermes/internal/allowlist"
+	"github.com/hermes-hooks/hermes/internal/config"
+	"github.com/hermes-hooks/hermes/internal/hooks/gateway"
+)
+
+// Setup is everything one invocation knows about the user's hooks: where
+// the files are, the config and what was parsed from it, the allowlist
+// store. Commands load it once.
+type Setup struct {
+	Loc       *config.Location
+	Config    *config.File
+	Catalogue *Catalogue
+	Parsed    *Parsed
+	Store     *allowlist.Store
+	Env       config.Env
+	UserHome  string
+	// Fingerprints hashes each script once per invocation.
+	Fingerprints *allowlist.Fingerprinter
+
+	gateway []gateway.Hook
+	gwDone  bool
+}
+
+// Load finds HERMES_HOME and the config file, reads the config and parses
+// its hooks. A config that cannot be read or is not valid YAML is an error;
+// everything else becomes a diagnostic.
+func Load(req config.Request) (*Setup, error) {
+	loc, err := config.Locate(req)
+	if err != nil {
+		return nil, err
+	}
+	file, err := config.Load(loc.ConfigPath, req.Env)
+	if err != nil {
+		return nil, err
+	}
+	cat := NewCatalogue(file.Settings.ExtraEvents)
+	return &Setup{
+		Loc:          loc,
+		Config:       file,
+		Catalogue:    cat,
+		Parsed:       Parse(file, cat, req.Env),
+		Store:        allowlist.Open(loc.Home),
+		Env:          req.Env,
+		UserHome:     req.UserHome,
+		Fingerprints: allowlist.NewFingerprinter(),
+	}, nil
+}
+
+// Diagnostics are the config's problems: settings first, then the hooks
+// block, each with its path, file and line.
+func (s *Setup) Diagnostics() []config.Diagnostic {
+	out := make([]config.Diagnostic, 0, len(s.Config.Diagnostics)+len(s.Parsed.Diagnostics))
+	out = append(out, s.Config.Diagnostics...)
+	return append(out, s.Parsed.Diagnostics...)
+}
+
+// GatewayDir is where gateway hooks live.
+func (s *Setup) GatewayDir() string { return filepath.Join(s.Loc.Home, "hooks") }
+
+// GatewayHooks discovers the gateway hooks (once).
+func (s *Setup) GatewayHooks() []gateway.Hook {
+	if !s.gwDone {
+		s.gateway = gateway.Discover(s.GatewayDir(), GatewayEventNames())
+		s.gwDone = true
+	}
+	return s.gateway
+}

@@ -1,0 +1,305 @@
+package hooks
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/hermes-hooks/hermes/internal/config"
+)
+
+// Timeouts of a shell hook, in seconds (SPEC §2.1).
+const (
+	DefaultTimeout = 60
+	MaxTimeout     = 300
+)
+
+// Spec is one valid shell-hook entry of the config's hooks: block.
+type Spec struct {
+	Event   string
+	Index   int    // position in the event's list, counting skipped entries
+	Command string // trimmed
+	Matcher *Matcher
+	Timeout int
+	// TimeoutSet: the entry gave a usable timeout (possibly clamped to
+	// MaxTimeout); false when the default applies.
+	TimeoutSet bool
+	FailClosed bool
+	File       string
+	Line       int // line of the entry
+}
+
+// Parsed is what the hooks: block declares, after validation.
+type Parsed struct {
+	Specs       []Spec // events in file order, entries in list order
+	Webhooks    []Webhook
+	Diagnostics []config.Diagnostic
+}
+
+// ForEvent returns the specs of one event, in config order.
+func (p *Parsed) ForEvent(event string) []Spec {
+	var out []Spec
+	for _, s := range p.Specs {
+		if s.Event == event {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// Keys of the hooks: mapping that are not events.
+const (
+	outboundKey    = "outbound"
+	outputSpillKey = "output_spill"
+)
+
+// Parse validates the hooks: block of f (SPEC §2.1, §11). Nothing in it is
+// fatal: a bad entry is skipped and explained in Diagnostics. cat must know
+// the config's extra events; env resolves webhook secret_env names.
+func Parse(f *config.File, cat *Catalogue, env config.Env) *Parsed {
+	out := &Parsed{}
+	if f == nil {
+		return out
+	}
+	if cat == nil {
+		cat = NewCatalogue(f.Settings.ExtraEvents)
+	}
+	if env == nil {
+		env = config.MapEnv(nil)
+	}
+	p := &parser{file: f.Path, cat: cat, env: env, out: out}
+	p.hooks(f.Hooks, f.HooksKeyLine)
+	return out
+}
+
+type parser struct {
+	file string
+	cat  *Catalogue
+	env  config.Env
+	out  *Parsed
+}
+
+func (p *parser) warn(path string, line int, format string, args ...any) {
+	p.out.Diagnostics = append(p.out.Diagnostics, config.Diagnostic{
+		Level: "warning", Path: path, File: p.file, Line: line, Message: fmt.Sprintf(format, args...)})
+}
+
+// fields returns an entry's keys, warning about repeated ones.
+func (p *parser) fields(path string, n *yaml.Node) map[string]config.Pair {
+	pairs, dups := config.Pairs(n)
+	for _, d := range dups {
+		p.warn(path+"."+d.Key, d.KeyNode.Line, "%q is given more than once; the last value is used", d.Key)
+	}
+	m := make(map[string]config.Pair, len(pairs))
+	for _, pr := range pairs {
+		m[pr.Key] = pr
+	}
+	return m
+}
+
+func (p *parser) hooks(n *yaml.Node, line int) {
+	v := config.Resolve(n)
+	switch v.Kind {
+	case config.KindNull:
+		return
+	case config.KindMapping:
+	default:
+		p.warn("hooks", line, "hooks must be a mapping of event names to lists of hooks, got %s; no shell hooks are loaded", v.Describe())
+		return
+	}
+	pairs, dups := config.Pairs(v.Node)
+	for _, d := range dups {
+		p.warn("hooks."+d.Key, d.KeyNode.Line, "%q is given more than once; only the last list is used", d.Key)
+	}
+	for _, pr := range pairs {
+		switch pr.Key {
+		case outboundKey:
+			p.webhooks(pr)
+		case outputSpillKey:
+			// Reserved by the agent; nothing here for this tool.
+		default:
+			p.event(pr)
+		}
+	}
+}
+
+func (p *parser) event(pr config.Pair) {
+	path, line := "hooks."+pr.Key, pr.KeyNode.Line
+	ev, ok := p.cat.Lookup(pr.Key)
+	if !ok {
+		p.warn(path, line, "%s", p.unknownEvent(pr.Key))
+		return
+	}
+	v := config.Resolve(pr.Value)
+	switch {
+	case v.Kind == config.KindNull:
+		return
+	case !ev.ShellSupported:
+		p.warn(path, line, "shell hooks cannot serve %s: the agent needs an answer from in-process Python plugins there; its entries are ignored", ev.Name)
+		return
+	case v.Kind != config.KindList:
+		p.warn(path, line, "the value of %s must be a list of hooks (entries starting with '-'), got %s; skipped", ev.Name, v.Describe())
+		return
+	}
+	for i, item := range v.Node.Content {
+		if s, ok := p.entry(ev, i, item); ok {
+			p.out.Specs = append(p.out.Specs, s)
+		}
+	}
+}
+
+func (p *parser) unknownEvent(name string) string {
+	if strings.Contains(name, ":") {
+		return fmt.Sprintf("%q is a gateway event: gateway hooks are declared in <HERMES_HOME>/hooks/<name>/HOOK.yaml, not in hooks:; skipped", name)
+	}
+	if s := Suggest(name, p.cat.Names()); s != "" {
+		return fmt.Sprintf("unknown hook event %q — did you mean %q?", name, s)
+	}
+	return fmt.Sprintf("unknown hook event %q; valid events: %s (an event newer than this hermes can be added to hooks_extra_events)",
+		name, strings.Join(p.cat.Names(), ", "))
+}
+
+func (p *parser) entry(ev Event, i int, item *yaml.Node) (Spec, bool) {
+	path := fmt.Sprintf("hooks.%s[%d]", ev.Name, i)
+	s := Spec{Event: ev.Name, Index: i, Timeout: DefaultTimeout, File: p.file, Line: item.Line}
+	v := config.Resolve(item)
+	if v.Kind != config.KindMapping {
+		p.warn(path, item.Line, "a hook must be a mapping with a command (command: ...), got %s; skipped", v.Describe())
+		return s, false
+	}
+	f := p.fields(path, v.Node)
+
+	cmd, ok := f["command"]
+	if !ok {
+		p.warn(path, item.Line, "hook has no command; skipped")
+		return s, false
+	}
+	cv := config.Resolve(cmd.Value)
+	switch {
+	case cv.Kind != config.KindString:
+		p.warn(path+".command", cmd.KeyNode.Line, "command must be a string, got %s; hook skipped", cv.Describe())
+		return s, false
+	case strings.TrimSpace(cv.Str) == "":
+		p.warn(path+".command", cmd.KeyNode.Line, "command is blank; hook skipped")
+		return s, false
+	}
+	s.Command = strings.TrimSpace(cv.Str)
+
+	if m, ok := f["matcher"]; ok {
+		s.Matcher = p.matcher(ev, path+".matcher", m)
+	}
+	if t, ok := f["timeout"]; ok {
+		s.Timeout, s.TimeoutSet = p.timeout(path+".timeout", t)
+	}
+	fc, ok := f["fail_closed"]
+	if !ok {
+		fc, ok = f["failClosed"]
+	}
+	if ok {
+		s.FailClosed = p.failClosed(ev, path+"."+fc.Key, fc)
+	}
+	return s, true
+}
+
+// matcher returns nil when the entry has no usable matcher.
+func (p *parser) matcher(ev Event, path string, m config.Pair) *Matcher {
+	line := m.KeyNode.Line
+	v := config.Resolve(m.Value)
+	switch {
+	case v.Kind == config.KindNull:
+		return nil
+	case v.Kind != config.KindString:
+		p.warn(path, line, "matcher must be a string (a regular expression over tool names), got %s; ignored, the hook applies to every call", v.Describe())
+		return nil
+	case strings.TrimSpace(v.Str) == "":
+		return nil
+	case !ev.Tool:
+		p.warn(path, line, "matcher only applies to tool events (pre_tool_call, post_tool_call); it is ignored for %s", ev.Name)
+		return nil
+	}
+	matcher, warning := CompileMatcher(strings.TrimSpace(v.Str))
+	if warning != "" {
+		p.warn(path, line, "%s", warning)
+	}
+	return matcher
+}
+
+func (p *parser) timeout(path string, t config.Pair) (int, bool) {
+	line := t.KeyNode.Line
+	v := config.Resolve(t.Value)
+	n, ok := pythonInt(v)
+	switch {
+	case !ok:
+		p.warn(path, line, "timeout must be a whole number of seconds, got %s; using the default %d", v.Describe(), DefaultTimeout)
+		return DefaultTimeout, false
+	case n < 1:
+		p.warn(path, line, "timeout %s is below 1 second; using the default %d", v.Describe(), DefaultTimeout)
+		return DefaultTimeout, false
+	case n > MaxTimeout:
+		p.warn(path, line, "timeout %s is above the maximum of %d seconds; using %d", v.Describe(), MaxTimeout, MaxTimeout)
+		return MaxTimeout, true
+	}
+	return int(n), true
+}
+
+func (p *parser) failClosed(ev Event, path string, fc config.Pair) bool {
+	line := fc.KeyNode.Line
+	v := config.Resolve(fc.Value)
+	if v.Kind != config.KindBool {
+		p.warn(path, line, "%s must be true or false (unquoted), got %s; using false", fc.Key, v.Describe())
+		return false
+	}
+	if v.Bool && !ev.Blocking {
+		p.warn(path, line, "%s only applies to pre_tool_call, the one event a hook can block; ignored for %s", fc.Key, ev.Name)
+		return false
+	}
+	return v.Bool
+}
+
+var pyIntString = regexp.MustCompile(`^[+-]?[0-9]+(?:_[0-9]+)*$`)
+
+// pythonInt applies Python's int() to a YAML value: booleans are 0 and 1,
+// floats are truncated toward zero, strings must hold a base-10 integer
+// (surrounding spaces and digit-separating underscores allowed). Results
+// saturate at the int64 range, which is far past any clamp.
+func pythonInt(v config.Value) (int64, bool) {
+	switch v.Kind {
+	case config.KindBool:
+		if v.Bool {
+			return 1, true
+		}
+		return 0, true
+	case config.KindInt:
+		return v.Int, true
+	case config.KindFloat:
+		if math.IsNaN(v.Float) || math.IsInf(v.Float, 0) {
+			return 0, false
+		}
+		f := math.Trunc(v.Float)
+		if f >= math.MaxInt64 {
+			return math.MaxInt64, true
+		}
+		if f <= math.MinInt64 {
+			return math.MinInt64, true
+		}
+		return int64(f), true
+	case config.KindString:
+		s := strings.TrimSpace(v.Str)
+		if !pyIntString.MatchString(s) {
+			return 0, false
+		}
+		n, err := strconv.ParseInt(strings.ReplaceAll(s, "_", ""), 10, 64)
+		if err != nil { // only a range error is possible here
+			if strings.HasPrefix(s, "-") {
+				return math.MinInt64, true
+			}
+			return math.MaxInt64, true
+		}
+		return n, true
+	}
+	return 0, false
+}

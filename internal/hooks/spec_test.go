@@ -1,0 +1,271 @@
+package hooks
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/hermes-hooks/hermes/internal/config"
+)
+
+// parseYAML loads content as a config file and parses its hooks block the
+// way a command does.
+func parseYAML(t *testing.T, content string, env map[string]string) (*config.File, *Parsed) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "config.yaml")
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := config.Load(path, config.MapEnv(env))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f, Parse(f, NewCatalogue(f.Settings.ExtraEvents), config.MapEnv(env))
+}
+
+// specString summarises a spec: event[index] "command" m=matcher t=timeout
+// (with * when set by the entry) fc=fail_closed @line.
+func specString(s Spec) string {
+	m := "-"
+	if s.Matcher != nil {
+		m = s.Matcher.Source
+		if s.Matcher.Literal() {
+			m += "(literal)"
+		}
+	}
+	set := ""
+	if s.TimeoutSet {
+		set = "*"
+	}
+	return fmt.Sprintf("%s[%d] %q m=%s t=%d%s fc=%t @%d", s.Event, s.Index, s.Command, m, s.Timeout, set, s.FailClosed, s.Line)
+}
+
+// checkDiagnostics compares diagnostics with wants of the form
+// "path@line: message substring".
+func checkDiagnostics(t *testing.T, file string, got []config.Diagnostic, want []string) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Errorf("got %d diagnostics, want %d:\n%s", len(got), len(want), diagList(got))
+		return
+	}
+	for i, w := range want {
+		where, msg, _ := strings.Cut(w, ": ")
+		d := got[i]
+		if d.Path+"@"+strconv.Itoa(d.Line) != where || !strings.Contains(d.Message, msg) || d.File != file || d.Level != "warning" {
+			t.Errorf("diagnostic %d = %s\nwant %s: …%s…", i, d, where, msg)
+		}
+	}
+}
+
+func diagList(ds []config.Diagnostic) string {
+	var b strings.Builder
+	for _, d := range ds {
+		fmt.Fprintf(&b, "  %s@%d: %s\n", d.Path, d.Line, d.Message)
+	}
+	return b.String()
+}
+
+// TestParseRules has one case per rule of SPEC §2.1.
+func TestParseRules(t *testing.T) {
+	tests := []struct {
+		name  string
+		yaml  string
+		specs []string
+		diags []string
+	}{
+		{name: "hooks absent", yaml: "model: x\n"},
+		{name: "hooks null", yaml: "hooks:\n"},
+		{name: "hooks ~", yaml: "hooks: ~\n"},
+		{name: "hooks a list", yaml: "a: 1\nhooks: [x]\n",
+			diags: []string{"hooks@2: hooks must be a mapping"}},
+		{name: "hooks a scalar", yaml: "hooks: yes\n",
+			diags: []string{"hooks@1: got yes; no shell hooks are loaded"}},
+		{name: "a valid entry with every field", yaml: `hooks:
+  pre_tool_call:
+    - matcher: "terminal|patch"
+      command: "  ~/guard.sh --strict  "
+      timeout: 10
+      fail_closed: true
+  post_tool_call:
+    - command: python3 log.py
+`, specs: []string{`pre_tool_call[0] "~/guard.sh --strict" m=terminal|patch t=10* fc=true @3`,
+			`post_tool_call[0] "python3 log.py" m=- t=60 fc=false @8`}},
+		{name: "events in file order, entries in list order", yaml: `hooks:
+  on_session_end:
+    - command: b
+    - command: c
+  pre_llm_call:
+    - command: a
+`, specs: []string{`on_session_end[0] "b" m=- t=60 fc=false @3`, `on_session_end[1] "c" m=- t=60 fc=false @4`,
+			`pre_llm_call[0] "a" m=- t=60 fc=false @6`}},
+		{name: "outbound and output_spill are not events", yaml: `hooks:
+  outbound: []
+  output_spill: {max: 3}
+`},
+		{name: "unknown event with a close name", yaml: "hooks:\n  pre_tol_call:\n    - command: x\n",
+			diags: []string{`hooks.pre_tol_call@2: unknown hook event "pre_tol_call" — did you mean "pre_tool_call"?`}},
+		{name: "unknown event with no close name", yaml: "hooks:\n  zzzz:\n",
+			diags: []string{`hooks.zzzz@2: unknown hook event "zzzz"; valid events: pre_tool_call, post_tool_call,`}},
+		{name: "gateway event in hooks", yaml: "hooks:\n  agent:start:\n    - command: x\n",
+			diags: []string{`hooks.agent:start@2: "agent:start" is a gateway event`}},
+		{name: "extra events are valid", yaml: "hooks_extra_events: [my_new_event]\nhooks:\n  my_new_event:\n    - command: x\n",
+			specs: []string{`my_new_event[0] "x" m=- t=60 fc=false @4`}},
+		{name: "transform_api_error_classification refused", yaml: "hooks:\n  transform_api_error_classification:\n    - command: x\n",
+			diags: []string{"hooks.transform_api_error_classification@2: shell hooks cannot serve transform_api_error_classification"}},
+		{name: "empty event value", yaml: "hooks:\n  pre_tool_call:\n  post_tool_call: []\n"},
+		{name: "event value not a list", yaml: "hooks:\n  pre_tool_call:\n    command: x\n",
+			diags: []string{"hooks.pre_tool_call@2: must be a list of hooks"}},
+		{name: "event value a string", yaml: "hooks:\n  pre_tool_call: ./x.sh\n",
+			diags: []string{`hooks.pre_tool_call@2: got "./x.sh"`}},
+		{name: "entry not a mapping", yaml: "hooks:\n  pre_tool_call:\n    - ./x.sh\n    - command: ok\n",
+			specs: []string{`pre_tool_call[1] "ok" m=- t=60 fc=false @4`},
+			diags: []string{`hooks.pre_tool_call[0]@3: a hook must be a mapping with a command`}},
+		{name: "command missing", yaml: "hooks:\n  pre_tool_call:\n    - timeout: 5\n",
+			diags: []string{"hooks.pre_tool_call[0]@3: hook has no command; skipped"}},
+		{name: "command not a string", yaml: "hooks:\n  pre_tool_call:\n    - matcher: x\n      command: [a, b]\n",
+			diags: []string{"hooks.pre_tool_call[0].command@4: command must be a string, got a list"}},
+		{name: "command a number", yaml: "hooks:\n  pre_tool_call:\n    - command: 42\n",
+			diags: []string{"hooks.pre_tool_call[0].command@3: got 42"}},
+		{name: "command blank", yaml: "hooks:\n  pre_tool_call:\n    - command: '   '\n    - command:\n",
+			diags: []string{"hooks.pre_tool_call[0].command@3: command is blank", "hooks.pre_tool_call[1].command@4: got null"}},
+		{name: "matcher not a string", yaml: "hooks:\n  pre_tool_call:\n    - command: x\n      matcher: [a]\n",
+			specs: []string{`pre_tool_call[0] "x" m=- t=60 fc=false @3`},
+			diags: []string{"hooks.pre_tool_call[0].matcher@4: matcher must be a string"}},
+		{name: "matcher on a non-tool event", yaml: "hooks:\n  on_session_start:\n    - command: x\n      matcher: terminal\n",
+			specs: []string{`on_session_start[0] "x" m=- t=60 fc=false @3`},
+			diags: []string{"hooks.on_session_start[0].matcher@4: matcher only applies to tool events"}},
+		{name: "matcher trimmed, blank absent", yaml: "hooks:\n  post_tool_call:\n    - {command: a, matcher: ' terminal '}\n    - {command: b, matcher: '  '}\n    - {command: c, matcher: }\n",
+			specs: []string{`post_tool_call[0] "a" m=terminal t=60 fc=false @3`, `post_tool_call[1] "b" m=- t=60 fc=false @4`,
+				`post_tool_call[2] "c" m=- t=60 fc=false @5`}},
+		{name: "matcher Python-only falls back to equality", yaml: "hooks:\n  pre_tool_call:\n    - command: x\n      matcher: '(?!terminal).*'\n",
+			specs: []string{`pre_tool_call[0] "x" m=(?!terminal).*(literal) t=60 fc=false @3`},
+			diags: []string{"hooks.pre_tool_call[0].matcher@4: uses look-around"}},
+		{name: "matcher invalid falls back to equality", yaml: "hooks:\n  pre_tool_call:\n    - command: x\n      matcher: '[x'\n",
+			specs: []string{`pre_tool_call[0] "x" m=[x(literal) t=60 fc=false @3`},
+			diags: []string{"hooks.pre_tool_call[0].matcher@4: is not a valid regular expression"}},
+		{name: "timeout per Python int()", yaml: `hooks:
+  post_llm_call:
+    - {command: a, timeout: 2.9}
+    - {command: b, timeout: "30"}
+    - {command: c, timeout: " 30 "}
+    - {command: d, timeout: true}
+    - {command: e, timeout: 1_0}
+    - {command: f, timeout: -0.5}
+`, specs: []string{`post_llm_call[0] "a" m=- t=2* fc=false @3`, `post_llm_call[1] "b" m=- t=30* fc=false @4`,
+			`post_llm_call[2] "c" m=- t=30* fc=false @5`, `post_llm_call[3] "d" m=- t=1* fc=false @6`,
+			`post_llm_call[4] "e" m=- t=10* fc=false @7`, `post_llm_call[5] "f" m=- t=60 fc=false @8`},
+			diags: []string{"hooks.post_llm_call[5].timeout@8: timeout -0.5 is below 1 second; using the default 60"}},
+		{name: "timeout not an integer", yaml: `hooks:
+  post_llm_call:
+    - {command: a, timeout: null}
+    - {command: b, timeout: "3.5"}
+    - {command: c, timeout: [1]}
+    - {command: d, timeout: 1e3}
+    - {command: e, timeout: .inf}
+`, specs: []string{`post_llm_call[0] "a" m=- t=60 fc=false @3`, `post_llm_call[1] "b" m=- t=60 fc=false @4`,
+			`post_llm_call[2] "c" m=- t=60 fc=false @5`, `post_llm_call[3] "d" m=- t=60 fc=false @6`, `post_llm_call[4] "e" m=- t=60 fc=false @7`},
+			diags: []string{"hooks.post_llm_call[0].timeout@3: got null; using the default 60",
+				`hooks.post_llm_call[1].timeout@4: got "3.5"; using the default 60`,
+				"hooks.post_llm_call[2].timeout@5: got a list; using the default 60",
+				`hooks.post_llm_call[3].timeout@6: got "1e3"`, // YAML 1.1: 1e3 is a string to the agent
+				"hooks.post_llm_call[4].timeout@7: got .inf"}},
+		{name: "timeout below 1", yaml: "hooks:\n  pre_tool_call:\n    - {command: a, timeout: 0}\n    - {command: b, timeout: false}\n",
+			specs: []string{`pre_tool_call[0] "a" m=- t=60 fc=false @3`, `pre_tool_call[1] "b" m=- t=60 fc=false @4`},
+			diags: []string{"hooks.pre_tool_call[0].timeout@3: timeout 0 is below 1 second; using the default 60",
+				"hooks.pre_tool_call[1].timeout@4: timeout false is below 1 second"}},
+		{name: "timeout above 300", yaml: "hooks:\n  pre_tool_call:\n    - {command: a, timeout: 301}\n    - {command: b, timeout: 300}\n",
+			specs: []string{`pre_tool_call[0] "a" m=- t=300* fc=false @3`, `pre_tool_call[1] "b" m=- t=300* fc=false @4`},
+			diags: []string{"hooks.pre_tool_call[0].timeout@3: timeout 301 is above the maximum of 300 seconds; using 300"}},
+		{name: "fail_closed must be a real boolean", yaml: `hooks:
+  pre_tool_call:
+    - {command: a, fail_closed: "true"}
+    - {command: b, fail_closed: 1}
+    - {command: c, fail_closed: yes}
+    - {command: d, fail_closed: false}
+`, specs: []string{`pre_tool_call[0] "a" m=- t=60 fc=false @3`, `pre_tool_call[1] "b" m=- t=60 fc=false @4`,
+			`pre_tool_call[2] "c" m=- t=60 fc=true @5`, `pre_tool_call[3] "d" m=- t=60 fc=false @6`},
+			diags: []string{`hooks.pre_tool_call[0].fail_closed@3: fail_closed must be true or false (unquoted), got "true"; using false`,
+				"hooks.pre_tool_call[1].fail_closed@4: got 1"}},
+		{name: "failClosed alias only when fail_closed absent", yaml: `hooks:
+  pre_tool_call:
+    - command: a
+      failClosed: true
+    - command: b
+      fail_closed: false
+      failClosed: true
+    - command: c
+      failClosed: "yes"
+`, specs: []string{`pre_tool_call[0] "a" m=- t=60 fc=true @3`, `pre_tool_call[1] "b" m=- t=60 fc=false @5`,
+			`pre_tool_call[2] "c" m=- t=60 fc=false @8`},
+			diags: []string{`hooks.pre_tool_call[2].failClosed@9: failClosed must be true or false`}},
+		{name: "fail_closed true on another event", yaml: "hooks:\n  post_tool_call:\n    - command: a\n      fail_closed: true\n    - {command: b, fail_closed: false}\n",
+			specs: []string{`post_tool_call[0] "a" m=- t=60 fc=false @3`, `post_tool_call[1] "b" m=- t=60 fc=false @5`},
+			diags: []string{"hooks.post_tool_call[0].fail_closed@4: fail_closed only applies to pre_tool_call"}},
+		{name: "unknown entry keys ignored", yaml: "hooks:\n  pre_tool_call:\n    - command: a\n      description: hi\n      retries: 3\n",
+			specs: []string{`pre_tool_call[0] "a" m=- t=60 fc=false @3`}},
+		{name: "environment references expanded", yaml: "hooks:\n  pre_tool_call:\n    - command: ${DIR}/g.sh ${env:MODE}${NOPE}\n      timeout: ${T}\n",
+			specs: []string{`pre_tool_call[0] "/opt/g.sh strict" m=- t=7* fc=false @3`}},
+		{name: "anchors and merge keys", yaml: `defaults: &d {timeout: 20, matcher: terminal}
+hooks:
+  pre_tool_call:
+    - <<: *d
+      command: a
+    - <<: *d
+      command: b
+      timeout: 5
+`, specs: []string{`pre_tool_call[0] "a" m=terminal t=20* fc=false @4`, `pre_tool_call[1] "b" m=terminal t=5* fc=false @6`}},
+		{name: "repeated keys: the last wins, with a warning", yaml: `hooks:
+  pre_tool_call:
+    - command: a
+  pre_tool_call:
+    - command: b
+      command: c
+`, specs: []string{`pre_tool_call[0] "c" m=- t=60 fc=false @5`},
+			diags: []string{`hooks.pre_tool_call@4: "pre_tool_call" is given more than once`,
+				`hooks.pre_tool_call[0].command@6: "command" is given more than once`}},
+	}
+	env := map[string]string{"DIR": "/opt", "MODE": "strict", "T": "7"}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f, p := parseYAML(t, tt.yaml, env)
+			if len(f.Diagnostics) != 0 {
+				t.Fatalf("config diagnostics: %v", f.Diagnostics)
+			}
+			var got []string
+			for _, s := range p.Specs {
+				if s.File != f.Path {
+					t.Errorf("spec file %q, want %q", s.File, f.Path)
+				}
+				got = append(got, specString(s))
+			}
+			if strings.Join(got, "\n") != strings.Join(tt.specs, "\n") {
+				t.Errorf("specs:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(tt.specs, "\n"))
+			}
+			checkDiagnostics(t, f.Path, p.Diagnostics, tt.diags)
+		})
+	}
+}
+
+func TestParseWithoutFileOrCatalogue(t *testing.T) {
+	if p := Parse(nil, nil, nil); len(p.Specs)+len(p.Webhooks)+len(p.Diagnostics) != 0 {
+		t.Errorf("Parse(nil) = %+v", p)
+	}
+	f, _ := parseYAML(t, "hooks_extra_events: [later]\nhooks:\n  later:\n    - command: x\n", nil)
+	if p := Parse(f, nil, nil); len(p.Specs) != 1 || len(p.Diagnostics) != 0 {
+		t.Errorf("with a nil catalogue the file's extra events must count: %+v", p)
+	}
+}
+
+func TestForEvent(t *testing.T) {
+	_, p := parseYAML(t, "hooks:\n  post_tool_call: [{command: b}, {command: c}]\n  pre_tool_call: [{command: a}]\n", nil)
+	var got []string
+	for _, s := range p.ForEvent("post_tool_call") {
+		got = append(got, s.Command)
+	}
+	if strings.Join(got, ",") != "b,c" || len(p.ForEvent("on_session_end")) != 0 {
+		t.Errorf("ForEvent(post_tool_call) = %v, want b,c", got)
+	}
+}

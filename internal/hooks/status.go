@@ -1,0 +1,65 @@
+package hooks
+
+import (
+	"github.com/hermes-hooks/hermes/internal/allowlist"
+	"github.com/hermes-hooks/hermes/internal/shell"
+)
+
+// ShellHook is a configured shell hook with everything known about it now:
+// its argv and script, whether the script can run, its approval and drift.
+type ShellHook struct {
+	Spec
+	Argv     []string
+	ParseErr error // the command cannot be tokenised
+	// Script is the resolved script path ("" when the command cannot be
+	// parsed); FirstWord says it is run directly (needs the execute bit).
+	Script    string
+	FirstWord bool
+	ExecErr   error // nil when the script exists and can run
+
+	Approved    bool
+	Approval    allowlist.Entry
+	Fingerprint allowlist.Fingerprint
+	Drift       allowlist.Drift // "" when not approved
+	// Pinned: the approval recorded a sha256 and pinning is on.
+	Pinned bool
+	// Trusted: run-event would fire it off a terminal without asking.
+	Trusted bool
+}
+
+// Blocked reports whether pinning stops this approved hook: its approval
+// recorded a hash and the script no longer has it.
+func (h *ShellHook) Blocked() bool { return h.Approved && h.Pinned && h.Drift == allowlist.DriftModified }
+
+// Inspect resolves one spec against the allowlist (list may be nil).
+func (s *Setup) Inspect(spec Spec, list *allowlist.List) ShellHook {
+	h := ShellHook{Spec: spec}
+	h.Argv, h.ParseErr = shell.Argv(spec.Command, s.UserHome)
+	if h.ParseErr == nil {
+		h.Script, h.FirstWord = shell.ResolveScript(h.Argv, s.UserHome)
+		h.ExecErr = shell.CheckExecutable(h.Script, h.FirstWord)
+	} else {
+		h.ExecErr = h.ParseErr
+	}
+	if list != nil {
+		h.Approval, h.Approved = list.Find(spec.Event, spec.Command)
+	}
+	if h.Approved {
+		if h.Script != "" {
+			h.Fingerprint = s.Fingerprints.Of(h.Script)
+		}
+		h.Drift = allowlist.DriftOf(h.Approval, h.Fingerprint)
+		h.Pinned = s.Config.Settings.PinScripts && h.Approval.ScriptSHA256 != ""
+		h.Trusted = !h.Blocked()
+	}
+	return h
+}
+
+// ShellHooks inspects every configured shell hook, in config order.
+func (s *Setup) ShellHooks(list *allowlist.List) []ShellHook {
+	out := make([]ShellHook, 0, len(s.Parsed.Specs))
+	for _, spec := range s.Parsed.Specs {
+		out = append(out, s.Inspect(spec, list))
+	}
+	return out
+}

@@ -1,0 +1,123 @@
+package shell
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"golang.org/x/sys/unix"
+)
+
+func writeFile(t testing.TB, path, content string, mode os.FileMode) string {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), mode); err != nil {
+		t.Fatal(err)
+	}
+	// WriteFile's mode is filtered by the umask; tests need it exact.
+	if err := os.Chmod(path, mode); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestResolveScript(t *testing.T) {
+	bin := t.TempDir()
+	guard := writeFile(t, filepath.Join(bin, "guard"), "#!/bin/sh\n", 0o755)
+	guardSh := writeFile(t, filepath.Join(bin, "guard.sh"), "#!/bin/sh\n", 0o755)
+	writeFile(t, filepath.Join(bin, "noexec"), "#!/bin/sh\n", 0o644)
+	t.Setenv("PATH", bin)
+	cwd := t.TempDir()
+	t.Chdir(cwd)
+	cwd, _ = os.Getwd() // t.TempDir may sit behind a symlink
+
+	cases := []struct {
+		argv      []string
+		want      string
+		wantFirst bool
+	}{
+		{[]string{"guard.sh"}, guardSh, true},
+		{[]string{"guard", "--flag"}, guard, true},
+		{[]string{"python3", "hook.py", "--x"}, filepath.Join(cwd, "hook.py"), false},
+		{[]string{"bash", "./lib/HOOK.SH"}, filepath.Join(cwd, "lib/HOOK.SH"), false},
+		{[]string{"node", "a/b", "c.ts"}, filepath.Join(cwd, "c.ts"), false},
+		{[]string{"guard", "--conf", "x/y.conf"}, filepath.Join(cwd, "x/y.conf"), false},
+		{[]string{"~/h/run", "arg"}, "/home/u/h/run", true},
+		{[]string{"python3", "~/x.PY"}, "/home/u/x.PY", false},
+		{[]string{"/opt/hooks/check", "a.txt"}, "/opt/hooks/check", true},
+		{[]string{"bin/check"}, filepath.Join(cwd, "bin/check"), true},
+		{[]string{"missing-cmd", "x"}, "missing-cmd", true},
+		// Not executable, so exec would not find it in PATH either.
+		{[]string{"noexec"}, "noexec", true},
+		{nil, "", false},
+	}
+	for _, tc := range cases {
+		got, first := ResolveScript(tc.argv, "/home/u")
+		if got != tc.want || first != tc.wantFirst {
+			t.Errorf("ResolveScript(%q) = %q, %v; want %q, %v", tc.argv, got, first, tc.want, tc.wantFirst)
+		}
+	}
+}
+
+func TestCheckExecutable(t *testing.T) {
+	dir := t.TempDir()
+	exe := writeFile(t, filepath.Join(dir, "exe.sh"), "#!/bin/sh\n", 0o755)
+	plain := writeFile(t, filepath.Join(dir, "plain.py"), "print(1)\n", 0o644)
+	secret := writeFile(t, filepath.Join(dir, "secret.py"), "print(1)\n", 0o000)
+	link := filepath.Join(dir, "link.sh")
+	if err := os.Symlink(exe, link); err != nil {
+		t.Fatal(err)
+	}
+	dangling := filepath.Join(dir, "dangling.sh")
+	if err := os.Symlink(filepath.Join(dir, "gone.sh"), dangling); err != nil {
+		t.Fatal(err)
+	}
+	fifo := filepath.Join(dir, "fifo.sh")
+	if err := unix.Mkfifo(fifo, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	root := os.Geteuid() == 0
+
+	cases := []struct {
+		name      string
+		path      string
+		firstWord bool
+		wantErr   string // substring; "" means no error
+		skip      bool
+	}{
+		{name: "executable first word", path: exe, firstWord: true},
+		{name: "executable after interpreter", path: exe},
+		{name: "readable script after interpreter", path: plain},
+		{name: "no x bit as first word", path: plain, firstWord: true, wantErr: "is not executable (mode -rw-r--r--); run chmod +x"},
+		{name: "symlink to script", path: link, firstWord: true},
+		{name: "missing", path: filepath.Join(dir, "nope.sh"), firstWord: true, wantErr: "does not exist"},
+		{name: "dangling symlink", path: dangling, wantErr: "does not exist"},
+		{name: "below a file", path: filepath.Join(plain, "x.sh"), wantErr: "does not exist"},
+		{name: "directory", path: dir, firstWord: true, wantErr: "is a directory"},
+		{name: "fifo", path: fifo, firstWord: true, wantErr: "is not a regular file"},
+		{name: "bare name not in PATH", path: "missing-cmd", firstWord: true, wantErr: "not found in PATH"},
+		// root reads everything, so this row can only fail for others.
+		{name: "unreadable after interpreter", path: secret, wantErr: "is not readable", skip: root},
+		{name: "unreadable no x bit as first word", path: secret, firstWord: true, wantErr: "is not executable"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.skip {
+				t.Skip("running as root")
+			}
+			err := CheckExecutable(tc.path, tc.firstWord)
+			if tc.wantErr == "" {
+				if err != nil {
+					t.Fatalf("CheckExecutable(%q, %v) = %v; want nil", tc.path, tc.firstWord, err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tc.wantErr) || !strings.Contains(err.Error(), tc.path) {
+				t.Fatalf("CheckExecutable(%q, %v) = %v; want an error naming the path and saying %q", tc.path, tc.firstWord, err, tc.wantErr)
+			}
+		})
+	}
+}

@@ -1,6 +1,7 @@
 package allowlist
 
 import (
+	"bytes"
 	"encoding/json"
 	"math"
 	"strconv"
@@ -46,9 +47,12 @@ type Entry struct {
 	// ScriptSHA256 is script_sha256_at_approval; "" when absent or null.
 	ScriptSHA256 string
 
-	// raw is the object as read (or the unknown keys inherited by Approve);
-	// a rewrite starts from it so keys we do not know survive.
-	raw *pyjson.Object
+	// src is the item as read; a rewrite starts from it so keys we do not
+	// know survive. It is decoded only when the list is written, which
+	// keeps reading 10,000 entries cheap.
+	src json.RawMessage
+	// extra holds unknown keys inherited by Approve from a replaced entry.
+	extra *pyjson.Object
 	// parsed holds the known fields as read, so only the ones a caller
 	// changed are written back (a number in approved_at stays a number).
 	// nil means every known key is written.
@@ -128,8 +132,14 @@ func ParseTime(s string) (time.Time, bool) {
 // object returns the entry as the JSON object to write.
 func (e Entry) object() *pyjson.Object {
 	o := pyjson.NewObject()
-	if e.raw != nil {
-		o = e.raw.Clone()
+	if e.src != nil {
+		// src passed encoding/json when read, which accepts the same
+		// grammar, so this cannot fail.
+		if v, err := pyjson.DecodeObject(e.src); err == nil {
+			o = v
+		}
+	} else if e.extra != nil {
+		o = e.extra.Clone()
 	}
 	p := e.parsed
 	if p == nil || e.ApprovedAt != p.ApprovedAt {
@@ -175,39 +185,86 @@ func stringOrNull(s *string) any {
 	return *s
 }
 
+// unknownKeys returns the entry's keys that this package does not know.
+func (e Entry) unknownKeys() *pyjson.Object {
+	o := e.object()
+	for _, k := range knownKeys {
+		o.Delete(k)
+	}
+	return o
+}
+
 // entryFrom reads a well-formed item: an object whose event and command are
-// strings. Known keys of another type are left in raw, untouched.
-func entryFrom(v any) (Entry, bool) {
-	o, ok := v.(*pyjson.Object)
-	if !ok {
+// strings. Known keys of another type stay in src, untouched. Keys are
+// compared exactly (encoding/json would match struct fields ignoring case).
+func entryFrom(item json.RawMessage) (Entry, bool) {
+	if jsonKind(item) != "an object" {
 		return Entry{}, false
 	}
+	var event, command, mtime json.RawMessage
 	var e Entry
-	if e.Event, ok = stringAt(o, keyEvent); !ok {
+	eachMember(item, func(key, value []byte) {
+		switch keyName(key) {
+		case keyEvent:
+			event = value
+		case keyCommand:
+			command = value
+		case keyApprovedAt:
+			e.ApprovedAt, _ = jsonString(value)
+		case keyApprovedVia:
+			e.ApprovedVia, _ = jsonString(value)
+		case keySHA256:
+			e.ScriptSHA256, _ = jsonString(value)
+		case keyMtime:
+			mtime = value
+		}
+	})
+	var ok bool
+	if e.Event, ok = jsonString(event); !ok {
 		return Entry{}, false
 	}
-	if e.Command, ok = stringAt(o, keyCommand); !ok {
+	if e.Command, ok = jsonString(command); !ok {
 		return Entry{}, false
 	}
-	e.ApprovedAt, _ = stringAt(o, keyApprovedAt)
-	e.ApprovedVia, _ = stringAt(o, keyApprovedVia)
-	e.ScriptSHA256, _ = stringAt(o, keySHA256)
-	switch m, _ := o.Get(keyMtime); m := m.(type) {
-	case string:
-		e.ScriptMtime = &m
-	case json.Number:
-		s := m.String()
+	switch jsonKind(mtime) {
+	case "a string":
+		s, _ := jsonString(mtime)
+		e.ScriptMtime = &s
+	case "a number":
+		s := string(mtime)
 		e.ScriptMtime = &s
 	}
-	e.raw = o
 	parsed := e
-	parsed.raw = nil
+	e.src = item
 	e.parsed = &parsed
 	return e, true
 }
 
-func stringAt(o *pyjson.Object, key string) (string, bool) {
-	v, _ := o.Get(key)
-	s, ok := v.(string)
-	return s, ok
+// jsonKind names the JSON type of a raw value by its first byte, in the
+// words of pyjson.TypeName.
+func jsonKind(raw json.RawMessage) string {
+	raw = bytes.TrimLeft(raw, " \t\r\n")
+	if len(raw) == 0 {
+		return ""
+	}
+	switch raw[0] {
+	case '{':
+		return "an object"
+	case '[':
+		return "a list"
+	case '"':
+		return "a string"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	}
+	return "a number"
+}
+
+func jsonString(raw json.RawMessage) (string, bool) {
+	if jsonKind(raw) != "a string" {
+		return "", false
+	}
+	return unquote(bytes.TrimSpace(raw)), true
 }

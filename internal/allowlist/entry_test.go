@@ -13,8 +13,8 @@ func TestFormatTime(t *testing.T) {
 	}{
 		{time.Date(2026, 11, 29, 10, 11, 12, 345678000, time.UTC), "2026-11-29T10:11:12.345678Z"},
 		{time.Date(2026, 11, 28, 9, 0, 0, 0, time.UTC), "2026-11-28T09:00:00Z"},
-		{time.Date(2026, 11, 28, 9, 0, 0, 999, time.UTC), "2026-11-28T09:00:00Z"},                 // below a µs
-		{time.Date(2026, 11, 28, 9, 0, 0, 1999, time.UTC), "2026-11-28T09:00:00.000001Z"},         // truncated
+		{time.Date(2026, 11, 28, 9, 0, 0, 999, time.UTC), "2026-11-28T09:00:00Z"},                                // below a µs
+		{time.Date(2026, 11, 28, 9, 0, 0, 1999, time.UTC), "2026-11-28T09:00:00.000001Z"},                        // truncated
 		{time.Date(2026, 11, 28, 10, 0, 0, 500000000, time.FixedZone("x", 3600)), "2026-11-28T09:00:00.500000Z"}, // to UTC
 	} {
 		if got := FormatTime(tc.in); got != tc.want {

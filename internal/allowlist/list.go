@@ -2,6 +2,7 @@ package allowlist
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"unicode/utf8"
 
@@ -16,8 +17,9 @@ import (
 type List struct {
 	Approvals []Entry
 
-	// top is the file's top-level object; its other keys are written back.
-	top *pyjson.Object
+	// top holds the file's top-level members; the others than approvals
+	// are written back.
+	top map[string]json.RawMessage
 	// odd are approval items that are not well-formed entries, kept so
 	// nothing the user had is thrown away; they never match a hook.
 	odd []oddItem
@@ -31,7 +33,7 @@ type List struct {
 // well-formed entries before it.
 type oddItem struct {
 	at    int
-	value any
+	value json.RawMessage
 }
 
 // Index maps each (event, command) to the position of its last entry in
@@ -77,12 +79,10 @@ func (l *List) Approve(e Entry) {
 		old = &prev
 	}
 	l.filter(func(x Entry) bool { return x.Key() != e.Key() })
-	if old != nil && old.raw != nil && e.raw == nil {
-		extra := old.raw.Clone()
-		for _, k := range knownKeys {
-			extra.Delete(k)
+	if old != nil && e.src == nil && e.extra == nil {
+		if extra := old.unknownKeys(); extra.Len() > 0 {
+			e.extra, e.parsed = extra, nil
 		}
-		e.raw, e.parsed = extra, nil
 	}
 	l.Approvals = append(l.Approvals, e)
 	l.index = nil
@@ -122,19 +122,21 @@ func (l *List) filter(keep func(Entry) bool) int {
 // ensure_ascii=False) would, without a trailing newline.
 func (l *List) encode() []byte {
 	top := pyjson.NewObject()
-	if l.top != nil {
-		top = l.top.Clone()
+	for k, v := range l.top {
+		if k != "approvals" {
+			top.Set(k, decodeValue(v))
+		}
 	}
 	items := make([]any, 0, len(l.Approvals)+len(l.odd))
 	o := 0
 	for i, e := range l.Approvals {
 		for ; o < len(l.odd) && l.odd[o].at <= i; o++ {
-			items = append(items, l.odd[o].value)
+			items = append(items, decodeValue(l.odd[o].value))
 		}
 		items = append(items, e.object())
 	}
 	for ; o < len(l.odd); o++ {
-		items = append(items, l.odd[o].value)
+		items = append(items, decodeValue(l.odd[o].value))
 	}
 	top.Set("approvals", items)
 	return pyjson.Marshal(top, pyjson.Options{Indent: 2, SortKeys: true})
@@ -145,29 +147,38 @@ var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 // decode reads the file's bytes. A file that cannot be used at all reads as
 // an empty list and corrupt says why ("" otherwise); items that are not
 // well-formed entries are kept aside with a warning. path is for messages.
+//
+// Reading slices the validated text instead of decoding a tree: several
+// times faster than an ordered token-by-token decode. Key order is not
+// needed since the file is written with sorted keys; values are decoded
+// with pyjson only when the list is written.
 func decode(data []byte, path string) (l *List, warnings []string, corrupt string) {
-	l = &List{}
 	data = bytes.TrimPrefix(data, utf8BOM)
 	if !utf8.Valid(data) {
 		return &List{}, nil, "not valid UTF-8"
 	}
-	v, err := pyjson.Decode(data)
-	if err != nil {
-		return &List{}, nil, "not valid JSON (" + err.Error() + ")"
+	if !json.Valid(data) {
+		reason := "not valid JSON"
+		if _, err := pyjson.Decode(data); err != nil { // its message says where
+			reason += " (" + err.Error() + ")"
+		}
+		return &List{}, nil, reason
 	}
-	top, ok := v.(*pyjson.Object)
-	if !ok {
-		return &List{}, nil, "not a JSON object (it is " + pyjson.TypeName(v) + ")"
+	if kind := jsonKind(data); kind != "an object" {
+		return &List{}, nil, "not a JSON object (it is " + kind + ")"
 	}
-	l.top = top
-	raw, present := top.Get("approvals")
+	top := map[string]json.RawMessage{}
+	eachMember(data, func(key, value []byte) { top[unquote(key)] = value })
+	l = &List{top: top}
+	raw, present := top["approvals"]
 	if !present {
 		return l, nil, ""
 	}
-	items, ok := raw.([]any)
-	if !ok {
-		return &List{}, nil, `not usable: "approvals" is ` + pyjson.TypeName(raw) + ", not a list"
+	if kind := jsonKind(raw); kind != "a list" {
+		return &List{}, nil, `not usable: "approvals" is ` + kind + ", not a list"
 	}
+	var items []json.RawMessage
+	eachElement(raw, func(value []byte) { items = append(items, value) })
 	l.Approvals = make([]Entry, 0, len(items))
 	for i, item := range items {
 		e, ok := entryFrom(item)
@@ -181,4 +192,14 @@ func decode(data []byte, path string) (l *List, warnings []string, corrupt strin
 		l.Approvals = append(l.Approvals, e)
 	}
 	return l, warnings, ""
+}
+
+// decodeValue turns a raw value read by decode into pyjson's form for
+// writing; raw text is kept if that ever fails, so nothing is lost.
+func decodeValue(raw json.RawMessage) any {
+	v, err := pyjson.Decode(raw)
+	if err != nil {
+		return raw
+	}
+	return v
 }

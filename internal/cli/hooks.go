@@ -34,6 +34,7 @@ consent per (event, command), kept in shell-hooks-allowlist.json.`,
 		newCmdTest(f, nil),
 		newCmdRunEvent(f, nil),
 		newCmdDiff(f, nil),
+		newCmdDoctor(f, nil),
 	)
 	return cmd
 }

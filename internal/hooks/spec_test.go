@@ -269,3 +269,40 @@ func TestForEvent(t *testing.T) {
 		t.Errorf("ForEvent(post_tool_call) = %v, want b,c", got)
 	}
 }
+
+// FuzzParse feeds arbitrary bytes through Load and Parse: whatever the
+// file holds, neither may panic, and what Parse accepts must be usable.
+func FuzzParse(f *testing.F) {
+	f.Add([]byte("hooks:\n  pre_tool_call:\n    - matcher: \"terminal|patch\"\n      command: ./g.sh\n      timeout: 10\n      fail_closed: true\n"))
+	f.Add([]byte("hooks: [1, 2]\n"))
+	f.Add([]byte("a: &x [*x]\nhooks: *x\n"))
+	f.Add([]byte("hooks:\n  outbound:\n    - {url: 'https://a.test', events: [post_tool_call], matcher: '(?=x', secret_env: S}\n"))
+	path := filepath.Join(f.TempDir(), "config.yaml")
+	cat := NewCatalogue(nil)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if err := os.WriteFile(path, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		file, err := config.Load(path, config.MapEnv(map[string]string{"S": "x"}))
+		if err != nil {
+			return
+		}
+		p := Parse(file, cat, nil)
+		for _, s := range p.Specs {
+			if s.Command == "" || s.Timeout < 1 || s.Timeout > MaxTimeout || !cat.Has(s.Event) {
+				t.Errorf("unusable spec %+v", s)
+			}
+			s.Matcher.Match("terminal")
+		}
+		for _, w := range p.Webhooks {
+			if len(w.Events) == 0 || w.Timeout < MinWebhookTimeout || w.Timeout > MaxWebhookTimeout || w.URL == "" {
+				t.Errorf("unusable webhook %+v", w)
+			}
+		}
+		for _, d := range append(file.Diagnostics, p.Diagnostics...) {
+			if d.File != path || d.Message == "" {
+				t.Errorf("diagnostic without file or message: %+v", d)
+			}
+		}
+	})
+}

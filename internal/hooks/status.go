@@ -29,7 +29,9 @@ type ShellHook struct {
 
 // Blocked reports whether pinning stops this approved hook: its approval
 // recorded a hash and the script no longer has it.
-func (h *ShellHook) Blocked() bool { return h.Approved && h.Pinned && h.Drift == allowlist.DriftModified }
+func (h *ShellHook) Blocked() bool {
+	return h.Approved && h.Pinned && h.Drift == allowlist.DriftModified
+}
 
 // Inspect resolves one spec against the allowlist (list may be nil).
 func (s *Setup) Inspect(spec Spec, list *allowlist.List) ShellHook {

@@ -292,11 +292,11 @@ func readCapped(path string) (string, bool) {
 // runnerFailure describes a runner that ended without reporting.
 func runnerFailure(res shell.Result) string {
 	why := res.Err
-	if why == "" && res.ExitCode != nil {
+	if why == "" && res.ExitCode != nil && *res.ExitCode != 0 {
 		why = fmt.Sprintf("exit status %d", *res.ExitCode)
 	}
 	if why == "" {
-		why = "no reply"
+		why = "it exited without reporting"
 	}
 	if tail := lastLines(res.Stderr, 5); tail != "" {
 		why += ": " + tail

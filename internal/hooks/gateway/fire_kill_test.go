@@ -20,7 +20,7 @@ import (
 const hangPy = `
 import os, subprocess, time
 def handle(event_type, context):
-    child = subprocess.Popen(["sleep", "1000"], start_new_session=True)
+    child = subprocess.Popen(["sleep", "1000"])
     with open(PIDS, "w") as f:
         f.write("%d %d" % (os.getpid(), child.pid))
     print("about to hang")

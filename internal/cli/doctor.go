@@ -1,0 +1,151 @@
+package cli
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/hermes-hooks/hermes/internal/config"
+	"github.com/hermes-hooks/hermes/internal/hooks"
+	"github.com/hermes-hooks/hermes/internal/hooks/gateway"
+)
+
+type doctorOptions struct {
+	f        *Factory
+	JSON     bool
+	Python   string
+	Parallel int
+}
+
+func newCmdDoctor(f *Factory, runF func(*doctorOptions) error) *cobra.Command {
+	opts := &doctorOptions{f: f}
+	cmd := &cobra.Command{
+		Use:   "doctor",
+		Short: "Check every hook; exit 1 when something needs attention",
+		Long: `For every shell hook, in config order: the script exists and can run, it is
+approved, it did not change since approval, nobody else can write it, and a
+smoke run with the event's synthetic payload answers valid JSON (approved
+hooks only: doctor never runs an unapproved hook). Gateway hooks: HOOK.yaml,
+events, the handler's handle(event_type, context) (checked without running
+it), python3. Config problems count too. Exit 1 when any problem is found.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if opts.Parallel < 0 {
+				return usageErrorf("--parallel must be 0 (number of CPUs) or more, got %d", opts.Parallel)
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return doctorRun(cmd, opts)
+		},
+	}
+	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print JSON (see docs/json.md)")
+	cmd.Flags().StringVar(&opts.Python, "python", "", "the Python interpreter for gateway checks (default $HERMES_PYTHON, else python3)")
+	cmd.Flags().IntVar(&opts.Parallel, "parallel", 0, "smoke runs at once (0: the number of CPUs)")
+	return cmd
+}
+
+type doctorJSON struct {
+	HermesHome  string              `json:"hermes_home"`
+	ConfigPath  *string             `json:"config_path"`
+	Hooks       []doctorHookJSON    `json:"hooks"`
+	Diagnostics []config.Diagnostic `json:"diagnostics"`
+	Problems    int                 `json:"problems"`
+	Healthy     bool                `json:"healthy"`
+}
+
+type doctorHookJSON struct {
+	Kind     string        `json:"kind"`
+	Event    string        `json:"event,omitempty"`
+	Command  string        `json:"command,omitempty"`
+	Name     string        `json:"name,omitempty"`
+	Checks   []hooks.Check `json:"checks"`
+	Problems int           `json:"problems"`
+}
+
+func doctorRun(cmd *cobra.Command, opts *doctorOptions) error {
+	e, err := opts.f.Engine(cmd)
+	if err != nil {
+		return err
+	}
+	ios := opts.f.IO
+	list, warnings, err := e.Store.Read()
+	if err != nil {
+		return err
+	}
+	diags := e.Diagnostics()
+	python := ""
+	var pyErr error
+	if len(e.GatewayHooks()) > 0 {
+		python, pyErr = gateway.FindPython(opts.Python, opts.f.Env)
+	}
+	reports := e.Doctor(cmd.Context(), list, opts.Parallel, python, pyErr)
+	if cmd.Context().Err() != nil {
+		return CancelError
+	}
+	problems := len(diags)
+	for _, r := range reports {
+		problems += r.Problems()
+	}
+	printWarnings(ios, nil, warnings)
+	if opts.JSON {
+		out := doctorJSON{HermesHome: e.Loc.Home, ConfigPath: nullableString(e.Loc.ConfigPath),
+			Hooks: []doctorHookJSON{}, Diagnostics: diags, Problems: problems, Healthy: problems == 0}
+		for _, r := range reports {
+			out.Hooks = append(out.Hooks, doctorHookJSON{r.Kind, r.Event, r.Command, r.Name, r.Checks, r.Problems()})
+		}
+		if err := writeJSON(ios.Out, out); err != nil {
+			return err
+		}
+	} else {
+		w := ios.Out
+		cs := ios.Colors()
+		printLocation(w, e.Setup)
+		if len(diags) > 0 {
+			fmt.Fprintf(w, "\n%s\n", cs.Bold("Config"))
+			for _, d := range diags {
+				fmt.Fprintf(w, "  %s %s\n", cs.FailureIcon(), d)
+			}
+		}
+		if len(reports) == 0 {
+			fmt.Fprintln(w, "\nNo hooks configured.")
+		}
+		for _, r := range reports {
+			if r.Kind == "shell" {
+				fmt.Fprintf(w, "\n%s  %s\n", cs.Cyan(r.Event), cs.Bold(r.Command))
+			} else {
+				fmt.Fprintf(w, "\n%s  %s\n", cs.Cyan("gateway"), cs.Bold(r.Name))
+			}
+			for _, c := range r.Checks {
+				fmt.Fprintf(w, "  %s %s\n", checkIcon(ios.Colors(), c.Status), c.Message)
+			}
+		}
+		fmt.Fprintln(w)
+		if problems == 0 {
+			fmt.Fprintf(w, "%s All shell hooks look healthy.\n", cs.SuccessIcon())
+		} else {
+			fmt.Fprintf(w, "%s %d issue(s) found.\n", cs.FailureIcon(), problems)
+		}
+	}
+	if problems > 0 {
+		return &ExitError{Code: ExitFailed}
+	}
+	return nil
+}
+
+func checkIcon(cs interface {
+	SuccessIcon() string
+	WarningIcon() string
+	FailureIcon() string
+	InfoIcon() string
+}, status string) string {
+	switch status {
+	case hooks.CheckOK:
+		return cs.SuccessIcon()
+	case hooks.CheckWarn:
+		return cs.WarningIcon()
+	case hooks.CheckFail:
+		return cs.FailureIcon()
+	}
+	return cs.InfoIcon()
+}

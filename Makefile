@@ -30,3 +30,8 @@ fuzz:
 
 clean:
 	rm -rf bin
+
+## docs: command reference and man pages from the Cobra tree
+docs:
+	rm -rf docs/reference docs/man
+	$(GO) run ./cmd/gen-docs docs/reference docs/man

@@ -204,7 +204,7 @@ func entryFrom(item json.RawMessage) (Entry, bool) {
 	var event, command, mtime json.RawMessage
 	var e Entry
 	eachMember(item, func(key, value []byte) {
-		switch keyName(key) {
+		switch string(keyBytes(key)) {
 		case keyEvent:
 			event = value
 		case keyCommand:

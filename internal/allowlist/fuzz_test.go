@@ -2,7 +2,10 @@ package allowlist
 
 import (
 	"bytes"
+	"strings"
 	"testing"
+
+	"github.com/hermes-hooks/hermes/internal/pyjson"
 )
 
 // FuzzRead: whatever the file holds, reading never panics, a usable file
@@ -18,6 +21,9 @@ func FuzzRead(f *testing.F) {
 				t.Fatalf("corrupt file (%s) has %d entries", corrupt, len(l.Approvals))
 			}
 			return
+		}
+		if want := referenceCommands(data); commands(l) != want {
+			t.Fatalf("entries %q, pyjson reads %q", commands(l), want)
 		}
 		out := l.encode()
 		l2, warnings2, corrupt2 := decode(out, "fuzz.json")
@@ -36,4 +42,27 @@ func FuzzRead(f *testing.F) {
 			t.Fatalf("rewrite not stable:\n%s\n%s", out, again)
 		}
 	})
+}
+
+// referenceCommands is what an ordered full decode finds in a usable file,
+// to check the fast reader against.
+func referenceCommands(data []byte) string {
+	v, _ := pyjson.Decode(bytes.TrimPrefix(data, utf8BOM))
+	items, _ := v.(*pyjson.Object).Get("approvals")
+	list, _ := items.([]any)
+	var s []string
+	for _, item := range list {
+		o, ok := item.(*pyjson.Object)
+		if !ok {
+			continue
+		}
+		ev, _ := o.Get("event")
+		cmd, _ := o.Get("command")
+		e, ok1 := ev.(string)
+		c, ok2 := cmd.(string)
+		if ok1 && ok2 {
+			s = append(s, e+":"+c)
+		}
+	}
+	return strings.Join(s, " ")
 }

@@ -111,11 +111,11 @@ func unquote(lit []byte) string {
 	return s
 }
 
-// keyName returns the key a literal spells, without allocating in the
-// common case when the result is only compared (switch keyName(k)).
-func keyName(lit []byte) string {
+// keyBytes returns the key a literal spells. Callers compare it with
+// switch string(keyBytes(k)), which Go does without allocating.
+func keyBytes(lit []byte) []byte {
 	if len(lit) >= 2 && bytes.IndexByte(lit, '\\') < 0 {
-		return string(lit[1 : len(lit)-1])
+		return lit[1 : len(lit)-1]
 	}
-	return unquote(lit)
+	return []byte(unquote(lit))
 }

@@ -239,13 +239,24 @@ type Pair struct {
 // dict). dups lists the repeated keys (explicit ones only), in order, for
 // a warning. A node that is not a mapping has no pairs.
 func Pairs(n *yaml.Node) (pairs []Pair, dups []Pair) {
-	return pairs0(Deref(n), 0)
+	return pairs0(Deref(n), map[*yaml.Node][]Pair{}, map[*yaml.Node]bool{})
 }
 
-func pairs0(n *yaml.Node, depth int) (pairs []Pair, dups []Pair) {
-	if n == nil || n.Kind != yaml.MappingNode || depth > maxAliasDepth {
+// pairs0 memoises each merged mapping's pairs: mappings merging an alias
+// twice at every level would otherwise cost 2^depth. busy breaks cycles
+// (an anchor merged into itself).
+func pairs0(n *yaml.Node, memo map[*yaml.Node][]Pair, busy map[*yaml.Node]bool) (pairs []Pair, dups []Pair) {
+	if n == nil || n.Kind != yaml.MappingNode || busy[n] {
 		return nil, nil
 	}
+	if p, ok := memo[n]; ok {
+		return p, nil
+	}
+	busy[n] = true
+	defer func() {
+		delete(busy, n)
+		memo[n] = pairs
+	}()
 	// PyYAML's flatten_mapping puts merged pairs before the explicit ones
 	// (and, for a list of merged mappings, the earlier mapping last so it
 	// wins); the dict built from them keeps first positions, last values.
@@ -259,7 +270,7 @@ func pairs0(n *yaml.Node, depth int) (pairs []Pair, dups []Pair) {
 				sources = m.Content
 			}
 			for j := len(sources) - 1; j >= 0; j-- {
-				sub, _ := pairs0(Deref(sources[j]), depth+1)
+				sub, _ := pairs0(Deref(sources[j]), memo, busy)
 				merged = append(merged, sub...)
 			}
 			continue

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -112,5 +113,25 @@ func TestDerefStopsOnCycles(t *testing.T) {
 	// The walk in Load must not loop either.
 	if _, err := Load(writeConfig(t, "a: &x [*x, {b: *x}]\nhooks: *x\n"), nil); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestPairsMergeBomb: each level merges the previous one twice. Without
+// memoisation this takes 2^64 steps, so the test would never finish.
+func TestPairsMergeBomb(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("a0: &a0 {x: 1}\n")
+	for i := 1; i <= 64; i++ {
+		fmt.Fprintf(&b, "a%d: &a%d {<<: [*a%d, *a%d], k%d: %d}\n", i, i, i-1, i-1, i, i)
+	}
+	b.WriteString("self: &s {<<: *s, y: 2}\n")
+	root := parseNode(t, b.String())
+	top, _ := Pairs(root)
+	last, _ := Pairs(top[64].Value)
+	if len(last) != 65 || last[0].Key != "x" {
+		t.Errorf("a64 has %d keys (first %q), want 65 starting with x", len(last), last[0].Key)
+	}
+	if self, _ := Pairs(top[65].Value); len(self) != 1 || self[0].Key != "y" {
+		t.Errorf("self-merge = %v, want only y", self)
 	}
 }

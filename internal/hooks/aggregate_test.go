@@ -7,17 +7,16 @@ import (
 	"github.com/hermes-hooks/hermes/internal/pyjson"
 )
 
-func block(msg string) *Answer { return &Answer{Action: ActionBlock, Message: msg} }
-func approve(msg, key string) *Answer {
+func answerBlock(msg string) *Answer { return &Answer{Action: ActionBlock, Message: msg} }
+func answerApprove(msg, key string) *Answer {
 	return &Answer{Action: ActionApprove, Message: msg, RuleKey: key}
 }
-func modify(t *testing.T, args string) *Answer {
-	return &Answer{Action: ActionModify, Args: mustObject(t, args)}
+func answerModify(t *testing.T, args string) *Answer {
+	return &Answer{Action: ActionModify, Args: testObj(t, args)}
 }
-func contextAnswer(s string) *Answer       { return &Answer{Context: &s} }
-func continueAnswer(msg string) *Answer    { return &Answer{Action: ActionContinue, Message: msg} }
-func outcomeText(o *Outcome) string        { return string(pyjson.Marshal(o.Object(), pyjson.Options{})) }
-func argsOf(t *testing.T, s string) *pyjson.Object { return mustObject(t, s) }
+func answerContext(s string) *Answer    { return &Answer{Context: &s} }
+func answerContinue(msg string) *Answer { return &Answer{Action: ActionContinue, Message: msg} }
+func outcomeText(o *Outcome) string     { return string(pyjson.Marshal(o.Object(), pyjson.Options{})) }
 
 func TestAggregatePreToolCall(t *testing.T) {
 	orig := `{"command": "rm -rf /tmp/x", "timeout": 30}`
@@ -31,40 +30,40 @@ func TestAggregatePreToolCall(t *testing.T) {
 			`{"action": "allow", "message": null, "rule_key": null, "args": null}`, false},
 		{"only nothing", []*Answer{nil, nil},
 			`{"action": "allow", "message": null, "rule_key": null, "args": null}`, false},
-		{"one block", []*Answer{nil, block("no")},
+		{"one block", []*Answer{nil, answerBlock("no")},
 			`{"action": "block", "message": "no", "rule_key": null, "args": null}`, true},
-		{"block outranks an earlier approve", []*Answer{approve("fine", "k"), block("no")},
+		{"block outranks an earlier approve", []*Answer{answerApprove("fine", "k"), answerBlock("no")},
 			`{"action": "block", "message": "no", "rule_key": null, "args": null}`, true},
-		{"block outranks a later approve", []*Answer{block("no"), approve("fine", "k")},
+		{"block outranks a later approve", []*Answer{answerBlock("no"), answerApprove("fine", "k")},
 			`{"action": "block", "message": "no", "rule_key": null, "args": null}`, true},
-		{"first block message wins", []*Answer{block("first"), nil, block("second")},
+		{"first block message wins", []*Answer{answerBlock("first"), nil, answerBlock("second")},
 			`{"action": "block", "message": "first", "rule_key": null, "args": null}`, true},
-		{"first approve wins", []*Answer{nil, approve("one", "k1"), approve("two", "k2")},
+		{"first approve wins", []*Answer{nil, answerApprove("one", "k1"), answerApprove("two", "k2")},
 			`{"action": "approve", "message": "one", "rule_key": "k1", "args": null}`, false},
-		{"approve without message or key", []*Answer{approve("", ""), approve("two", "k2")},
+		{"approve without message or key", []*Answer{answerApprove("", ""), answerApprove("two", "k2")},
 			`{"action": "approve", "message": null, "rule_key": null, "args": null}`, false},
-		{"approve with rule key only", []*Answer{approve("", "k")},
+		{"approve with rule key only", []*Answer{answerApprove("", "k")},
 			`{"action": "approve", "message": null, "rule_key": "k", "args": null}`, false},
-		{"modify merges onto the original args", []*Answer{modify(t, `{"command": "rm -rf /tmp/x/cache"}`)},
+		{"modify merges onto the original args", []*Answer{answerModify(t, `{"command": "rm -rf /tmp/x/cache"}`)},
 			`{"action": "allow", "message": null, "rule_key": null, "args": {"command": "rm -rf /tmp/x/cache", "timeout": 30}}`, false},
 		{"modifies merge in order, later keys win, new keys appended", []*Answer{
-			modify(t, `{"command": "a", "dry_run": true}`), nil, modify(t, `{"command": "b", "env": {"X": "1"}}`)},
+			answerModify(t, `{"command": "a", "dry_run": true}`), nil, answerModify(t, `{"command": "b", "env": {"X": "1"}}`)},
 			`{"action": "allow", "message": null, "rule_key": null, "args": {"command": "b", "timeout": 30, "dry_run": true, "env": {"X": "1"}}}`, false},
 		{"shallow merge replaces nested objects", []*Answer{
-			modify(t, `{"env": {"A": "1"}}`), modify(t, `{"env": {"B": "2"}}`)},
+			answerModify(t, `{"env": {"A": "1"}}`), answerModify(t, `{"env": {"B": "2"}}`)},
 			`{"action": "allow", "message": null, "rule_key": null, "args": {"command": "rm -rf /tmp/x", "timeout": 30, "env": {"B": "2"}}}`, false},
-		{"empty modify is no modify", []*Answer{modify(t, `{}`)},
+		{"empty modify is no modify", []*Answer{answerModify(t, `{}`)},
 			`{"action": "allow", "message": null, "rule_key": null, "args": null}`, false},
-		{"modify with approve", []*Answer{modify(t, `{"timeout": 5}`), approve("ok", "")},
+		{"modify with approve", []*Answer{answerModify(t, `{"timeout": 5}`), answerApprove("ok", "")},
 			`{"action": "approve", "message": "ok", "rule_key": null, "args": {"command": "rm -rf /tmp/x", "timeout": 5}}`, false},
-		{"block keeps the merged args", []*Answer{modify(t, `{"timeout": 5}`), block("no"), modify(t, `{"x": 1}`)},
+		{"block keeps the merged args", []*Answer{answerModify(t, `{"timeout": 5}`), answerBlock("no"), answerModify(t, `{"x": 1}`)},
 			`{"action": "block", "message": "no", "rule_key": null, "args": {"command": "rm -rf /tmp/x", "timeout": 5, "x": 1}}`, true},
-		{"context answers mean nothing here", []*Answer{contextAnswer("c"), continueAnswer("m")},
+		{"context answers mean nothing here", []*Answer{answerContext("c"), answerContinue("m")},
 			`{"action": "allow", "message": null, "rule_key": null, "args": null}`, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			original := argsOf(t, orig)
+			original := testObj(t, orig)
 			before := original.String()
 			var modBefore []string
 			for _, a := range tt.answers {
@@ -96,7 +95,7 @@ func TestAggregatePreToolCall(t *testing.T) {
 }
 
 func TestAggregatePreToolCallWithoutOriginalArgs(t *testing.T) {
-	o := Aggregate("pre_tool_call", nil, []*Answer{modify(t, `{"path": "/etc"}`)})
+	o := Aggregate("pre_tool_call", nil, []*Answer{answerModify(t, `{"path": "/etc"}`)})
 	if got, want := outcomeText(o), `{"action": "allow", "message": null, "rule_key": null, "args": {"path": "/etc"}}`; got != want {
 		t.Errorf("got %s\nwant %s", got, want)
 	}
@@ -110,10 +109,10 @@ func TestAggregatePreLLMCall(t *testing.T) {
 	}{
 		{"no hooks", nil, `{"context": null}`},
 		{"nothing contributed", []*Answer{nil, nil}, `{"context": null}`},
-		{"one", []*Answer{nil, contextAnswer("Weather API is down.")}, `{"context": "Weather API is down."}`},
-		{"joined with a blank line, as given", []*Answer{contextAnswer("a\n"), nil, contextAnswer(" b"), contextAnswer("c")},
+		{"one", []*Answer{nil, answerContext("Weather API is down.")}, `{"context": "Weather API is down."}`},
+		{"joined with a blank line, as given", []*Answer{answerContext("a\n"), nil, answerContext(" b"), answerContext("c")},
 			`{"context": "a\n\n\n b\n\nc"}`},
-		{"actions ignored", []*Answer{block("x"), contextAnswer("c")}, `{"context": "c"}`},
+		{"actions ignored", []*Answer{answerBlock("x"), answerContext("c")}, `{"context": "c"}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -136,9 +135,9 @@ func TestAggregatePreVerify(t *testing.T) {
 	}{
 		{"no hooks", nil, `{"action": "finish"}`},
 		{"nothing contributed", []*Answer{nil}, `{"action": "finish"}`},
-		{"first continue wins", []*Answer{nil, continueAnswer("run tests"), continueAnswer("lint")},
+		{"first continue wins", []*Answer{nil, answerContinue("run tests"), answerContinue("lint")},
 			`{"action": "continue", "message": "run tests"}`},
-		{"other answers ignored", []*Answer{contextAnswer("c"), block("b")}, `{"action": "finish"}`},
+		{"other answers ignored", []*Answer{answerContext("c"), answerBlock("b")}, `{"action": "finish"}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -155,7 +154,7 @@ func TestAggregatePreVerify(t *testing.T) {
 
 func TestAggregateObservers(t *testing.T) {
 	for _, event := range []string{"post_tool_call", "on_session_start", "transform_llm_output", "my_extra_event"} {
-		o := Aggregate(event, nil, []*Answer{contextAnswer("c"), block("b")})
+		o := Aggregate(event, nil, []*Answer{answerContext("c"), answerBlock("b")})
 		if o != nil {
 			t.Errorf("%s: outcome = %s, want nil", event, outcomeText(o))
 		}
@@ -179,7 +178,7 @@ func TestOutcomeMarshalJSON(t *testing.T) {
 		want string
 	}{
 		{report{}, `{"outcome":null,"parsed":null}`},
-		{report{Outcome: Aggregate("pre_tool_call", nil, []*Answer{block("é")}), Parsed: block("é")},
+		{report{Outcome: Aggregate("pre_tool_call", nil, []*Answer{answerBlock("é")}), Parsed: answerBlock("é")},
 			`{"outcome":{"action":"block","message":"é","rule_key":null,"args":null},"parsed":{"action":"block","message":"é"}}`},
 		{report{Outcome: Aggregate("pre_verify", nil, nil)}, `{"outcome":{"action":"finish"},"parsed":null}`},
 	}

@@ -1,15 +1,20 @@
 package hooks
 
 import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hermes-hooks/hermes/internal/pyjson"
 	"github.com/hermes-hooks/hermes/internal/shell"
 )
 
-func exited(code int, stdout, stderr string) shell.Result {
+func exitedResult(code int, stdout, stderr string) shell.Result {
 	return shell.Result{ExitCode: &code, Stdout: stdout, Stderr: stderr}
 }
 
@@ -51,70 +56,70 @@ func TestEvaluate(t *testing.T) {
 		// Step 2: exit 2 on pre_tool_call.
 		{"exit 2 takes the stdout block directive",
 			EvalInput{Event: "pre_tool_call", Blocking: true,
-				Result: exited(2, `{"action": "block", "message": "no rm"}`, "stderr text")},
+				Result: exitedResult(2, `{"action": "block", "message": "no rm"}`, "stderr text")},
 			`{"action": "block", "message": "no rm"}`, 0},
 		{"exit 2 takes a decision block directive",
 			EvalInput{Event: "pre_tool_call", Blocking: true,
-				Result: exited(2, `{"decision": "block", "reason": "policy"}`, "stderr text")},
+				Result: exitedResult(2, `{"decision": "block", "reason": "policy"}`, "stderr text")},
 			`{"action": "block", "message": "policy"}`, 0},
 		{"exit 2 directive with blank message keeps the default",
 			EvalInput{Event: "pre_tool_call", Blocking: true,
-				Result: exited(2, `{"action": "block", "message": "  "}`, "stderr text")},
+				Result: exitedResult(2, `{"action": "block", "message": "  "}`, "stderr text")},
 			`{"action": "block", "message": "Blocked by shell hook."}`, 0},
 		{"exit 2 without directive quotes trimmed stderr",
-			EvalInput{Event: "pre_tool_call", Blocking: true, Result: exited(2, "", "\n  dangerous command \n")},
+			EvalInput{Event: "pre_tool_call", Blocking: true, Result: exitedResult(2, "", "\n  dangerous command \n")},
 			`{"action": "block", "message": "dangerous command"}`, 0},
 		{"exit 2 cuts stderr at 400 characters",
-			EvalInput{Event: "pre_tool_call", Blocking: true, Result: exited(2, "not json", " "+long)},
+			EvalInput{Event: "pre_tool_call", Blocking: true, Result: exitedResult(2, "not json", " "+long)},
 			`{"action": "block", "message": "` + strings.Repeat("é", 400) + `"}`, 0},
 		{"exit 2 with nothing printed",
-			EvalInput{Event: "pre_tool_call", Blocking: true, Result: exited(2, "", " \n")},
+			EvalInput{Event: "pre_tool_call", Blocking: true, Result: exitedResult(2, "", " \n")},
 			`{"action": "block", "message": "Blocked by shell hook."}`, 0},
 		{"exit 2 ignores a modify",
 			EvalInput{Event: "pre_tool_call", Blocking: true,
-				Result: exited(2, `{"action": "modify", "args": {"command": "ls"}}`, "")},
+				Result: exitedResult(2, `{"action": "modify", "args": {"command": "ls"}}`, "")},
 			`{"action": "block", "message": "Blocked by shell hook."}`, 0},
 		{"exit 2 ignores an approve",
 			EvalInput{Event: "pre_tool_call", Blocking: true,
-				Result: exited(2, `{"action": "approve"}`, "why")},
+				Result: exitedResult(2, `{"action": "approve"}`, "why")},
 			`{"action": "block", "message": "why"}`, 0},
 		{"exit 2 off pre_tool_call is an ordinary failure",
-			EvalInput{Event: "pre_llm_call", Result: exited(2, `{"context": "still read"}`, "boom")},
+			EvalInput{Event: "pre_llm_call", Result: exitedResult(2, `{"context": "still read"}`, "boom")},
 			`{"context": "still read"}`, 1},
 
 		// Step 3: other non-zero exits warn and stdout is still read.
 		{"exit 1 with a block JSON blocks",
-			EvalInput{Event: "pre_tool_call", Blocking: true, Result: exited(1, `{"action": "block", "message": "m"}`, "")},
+			EvalInput{Event: "pre_tool_call", Blocking: true, Result: exitedResult(1, `{"action": "block", "message": "m"}`, "")},
 			`{"action": "block", "message": "m"}`, 1},
 		{"exit 1 with nothing printed warns only",
-			EvalInput{Event: "pre_tool_call", Blocking: true, FailClosed: true, Result: exited(1, "", "oops")},
+			EvalInput{Event: "pre_tool_call", Blocking: true, FailClosed: true, Result: exitedResult(1, "", "oops")},
 			`null`, 1},
 
 		// Step 4: reading stdout.
-		{"empty stdout", EvalInput{Event: "pre_tool_call", Blocking: true, Result: exited(0, " \n\t", "")}, `null`, 0},
-		{"not JSON warns", EvalInput{Event: "pre_tool_call", Blocking: true, Result: exited(0, "hello", "")}, `null`, 1},
-		{"JSON list is nothing", EvalInput{Event: "pre_tool_call", Blocking: true, Result: exited(0, `[]`, "")}, `null`, 0},
-		{"JSON string is nothing", EvalInput{Event: "pre_llm_call", Result: exited(0, `"context"`, "")}, `null`, 0},
-		{"empty object is nothing", EvalInput{Event: "pre_tool_call", Blocking: true, Result: exited(0, `{}`, "")}, `null`, 0},
+		{"empty stdout", EvalInput{Event: "pre_tool_call", Blocking: true, Result: exitedResult(0, " \n\t", "")}, `null`, 0},
+		{"not JSON warns", EvalInput{Event: "pre_tool_call", Blocking: true, Result: exitedResult(0, "hello", "")}, `null`, 1},
+		{"JSON list is nothing", EvalInput{Event: "pre_tool_call", Blocking: true, Result: exitedResult(0, `[]`, "")}, `null`, 0},
+		{"JSON string is nothing", EvalInput{Event: "pre_llm_call", Result: exitedResult(0, `"context"`, "")}, `null`, 0},
+		{"empty object is nothing", EvalInput{Event: "pre_tool_call", Blocking: true, Result: exitedResult(0, `{}`, "")}, `null`, 0},
 
 		// Step 5: fail-closed and unparseable stdout.
 		{"fail-closed not JSON blocks",
-			EvalInput{Event: "pre_tool_call", Command: "g", Blocking: true, FailClosed: true, Result: exited(0, "hello", "")},
+			EvalInput{Event: "pre_tool_call", Command: "g", Blocking: true, FailClosed: true, Result: exitedResult(0, "hello", "")},
 			`{"action": "block", "message": "hook g failed closed: unparseable stdout (expected a JSON object)"}`, 1},
 		{"fail-closed list blocks",
-			EvalInput{Event: "pre_tool_call", Command: "g", Blocking: true, FailClosed: true, Result: exited(0, `[]`, "")},
+			EvalInput{Event: "pre_tool_call", Command: "g", Blocking: true, FailClosed: true, Result: exitedResult(0, `[]`, "")},
 			`{"action": "block", "message": "hook g failed closed: unparseable stdout (expected a JSON object)"}`, 0},
 		{"fail-closed number blocks",
-			EvalInput{Event: "pre_tool_call", Command: "g", Blocking: true, FailClosed: true, Result: exited(0, `42`, "")},
+			EvalInput{Event: "pre_tool_call", Command: "g", Blocking: true, FailClosed: true, Result: exitedResult(0, `42`, "")},
 			`{"action": "block", "message": "hook g failed closed: unparseable stdout (expected a JSON object)"}`, 0},
 		{"fail-closed empty object passes",
-			EvalInput{Event: "pre_tool_call", Blocking: true, FailClosed: true, Result: exited(0, `{}`, "")},
+			EvalInput{Event: "pre_tool_call", Blocking: true, FailClosed: true, Result: exitedResult(0, `{}`, "")},
 			`null`, 0},
 		{"fail-closed empty stdout passes",
-			EvalInput{Event: "pre_tool_call", Blocking: true, FailClosed: true, Result: exited(0, "", "")},
+			EvalInput{Event: "pre_tool_call", Blocking: true, FailClosed: true, Result: exitedResult(0, "", "")},
 			`null`, 0},
 		{"fail-closed ignored when not blocking",
-			EvalInput{Event: "post_tool_call", FailClosed: true, Result: exited(0, "hello", "")},
+			EvalInput{Event: "post_tool_call", FailClosed: true, Result: exitedResult(0, "hello", "")},
 			`null`, 1},
 
 		{"no exit code and no error reads stdout",
@@ -135,7 +140,7 @@ func TestEvaluate(t *testing.T) {
 }
 
 func TestEvaluateWarningsNameTheHook(t *testing.T) {
-	ev := Evaluate(EvalInput{Event: "post_tool_call", Command: "./audit.sh", Result: exited(3, "nope", "")})
+	ev := Evaluate(EvalInput{Event: "post_tool_call", Command: "./audit.sh", Result: exitedResult(3, "nope", "")})
 	want := []string{"exited with code 3", "not valid JSON"}
 	if len(ev.Warnings) != len(want) {
 		t.Fatalf("warnings = %q, want %d", ev.Warnings, len(want))
@@ -226,7 +231,7 @@ func TestParseAnswer(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.event+" "+tt.stdout, func(t *testing.T) {
-			in := EvalInput{Event: tt.event, Blocking: tt.event == "pre_tool_call", Result: exited(0, tt.stdout, "")}
+			in := EvalInput{Event: tt.event, Blocking: tt.event == "pre_tool_call", Result: exitedResult(0, tt.stdout, "")}
 			ev := Evaluate(in)
 			if got := parsedText(ev.Answer); got != tt.want {
 				t.Errorf("answer = %s\nwant     %s", got, tt.want)
@@ -265,7 +270,7 @@ func TestAnswerWire(t *testing.T) {
 
 func TestEvaluateModifyArgsKeepOrder(t *testing.T) {
 	ev := Evaluate(EvalInput{Event: "pre_tool_call", Blocking: true,
-		Result: exited(0, `{"action": "modify", "args": {"z": 1, "a": 2, "m": 3}}`, "")})
+		Result: exitedResult(0, `{"action": "modify", "args": {"z": 1, "a": 2, "m": 3}}`, "")})
 	if ev.Answer == nil || !slices.Equal(ev.Answer.Args.Keys(), []string{"z", "a", "m"}) {
 		t.Fatalf("answer = %+v, want args keys z, a, m", ev.Answer)
 	}
@@ -282,7 +287,7 @@ func FuzzEvaluate(f *testing.F) {
 	f.Fuzz(func(t *testing.T, stdout, stderr string, code int, event uint8, failClosed bool) {
 		name := []string{"pre_tool_call", "pre_verify", "pre_llm_call", "post_tool_call"}[event%4]
 		in := EvalInput{Event: name, Command: "hook", Blocking: name == "pre_tool_call",
-			FailClosed: failClosed, Timeout: 60, Result: exited(code, stdout, stderr)}
+			FailClosed: failClosed, Timeout: 60, Result: exitedResult(code, stdout, stderr)}
 		a := Evaluate(in).Answer
 		if in.Blocking && code == 2 && (a == nil || a.Action != ActionBlock) {
 			t.Fatalf("exit 2 on pre_tool_call gave %s, want a block", parsedText(a))
@@ -308,4 +313,38 @@ func FuzzEvaluate(f *testing.F) {
 			t.Fatalf("wire shape %s is not an object: %v", parsedText(a), err)
 		}
 	})
+}
+
+// TestEvaluateRealHook runs real scripts: the hook reads the exact wire
+// bytes on stdin, and its exit code, stdout and stderr are judged as the
+// agent would.
+func TestEvaluateRealHook(t *testing.T) {
+	dir := t.TempDir()
+	got := filepath.Join(dir, "stdin.json")
+	script := filepath.Join(dir, "guard.sh")
+	body := "#!/bin/sh\ncat > \"$1\"\necho '  rm -rf is not allowed here  ' >&2\nexit 2\n"
+	if err := os.WriteFile(script, []byte(body), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	fields := testObj(t, `{"tool_name": "terminal", "args": {"command": "rm -rf ~"}, "session_id": "s", "note": "é"}`)
+	stdin := WireBytes(Wire("pre_tool_call", fields, dir, "default"))
+	res := shell.Exec{}.Run(context.Background(), shell.Request{Argv: []string{script, got}, Stdin: stdin, Timeout: time.Minute})
+	ev := Evaluate(EvalInput{Event: "pre_tool_call", Command: script, Blocking: true, Timeout: 60, Result: res})
+	if want := `{"action": "block", "message": "rm -rf is not allowed here"}`; parsedText(ev.Answer) != want {
+		t.Errorf("answer = %s, want %s (result %+v)", parsedText(ev.Answer), want, res)
+	}
+	read, err := os.ReadFile(got)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(read, stdin) {
+		t.Errorf("hook read %s\nwant      %s", read, stdin)
+	}
+
+	missing := filepath.Join(dir, "missing.sh")
+	res = shell.Exec{}.Run(context.Background(), shell.Request{Argv: []string{missing}, Timeout: time.Minute})
+	ev = Evaluate(EvalInput{Event: "pre_tool_call", Command: missing, Blocking: true, FailClosed: true, Result: res})
+	if want := "hook " + missing + " failed closed: " + res.Err; ev.Answer == nil || ev.Answer.Message != want || res.Err == "" {
+		t.Errorf("answer = %s, want a block %q", parsedText(ev.Answer), want)
+	}
 }

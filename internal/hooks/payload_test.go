@@ -8,7 +8,7 @@ import (
 	"github.com/hermes-hooks/hermes/internal/pyjson"
 )
 
-func mustObject(t testing.TB, text string) *pyjson.Object {
+func testObj(t testing.TB, text string) *pyjson.Object {
 	t.Helper()
 	obj, err := pyjson.DecodeObject([]byte(text))
 	if err != nil {
@@ -63,7 +63,7 @@ func TestWire(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			w := Wire(tt.event, mustObject(t, tt.fields), "/w", "default")
+			w := Wire(tt.event, testObj(t, tt.fields), "/w", "default")
 			if got := string(WireBytes(w)); got != tt.want {
 				t.Errorf("wire:\n got %s\nwant %s", got, tt.want)
 			}
@@ -80,7 +80,7 @@ func TestWireNilFields(t *testing.T) {
 }
 
 func TestWireBytesLeavesNonASCII(t *testing.T) {
-	fields := mustObject(t, `{"text": "Il fait 22°C à Paris ☀ \u2028 日本", "quote": "a\"b\\c\n"}`)
+	fields := testObj(t, `{"text": "Il fait 22°C à Paris ☀ \u2028 日本", "quote": "a\"b\\c\n"}`)
 	got := WireBytes(Wire("pre_tts_synthesis", fields, "/home/zoë", "défaut"))
 	want := "{\"hook_event_name\": \"pre_tts_synthesis\", \"tool_name\": null, \"tool_input\": null, \"session_id\": \"\", " +
 		"\"cwd\": \"/home/zoë\", \"profile\": \"défaut\", " +
@@ -118,10 +118,10 @@ func TestNormalizeInput(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			in := mustObject(t, tt.in)
+			in := testObj(t, tt.in)
 			before := in.String()
 			got := NormalizeInput(in)
-			if got.String() != mustObject(t, tt.want).String() {
+			if got.String() != testObj(t, tt.want).String() {
 				t.Errorf("got  %s\nwant %s", got, tt.want)
 			}
 			if in.String() != before {
@@ -150,7 +150,7 @@ func TestWireReplayRoundTrip(t *testing.T) {
 		`{"text": "22°C ☀"}`,
 		`{}`,
 	} {
-		w := Wire("pre_tool_call", mustObject(t, fields), "/w", "default")
+		w := Wire("pre_tool_call", testObj(t, fields), "/w", "default")
 		replayed := Wire("pre_tool_call", NormalizeInput(w), "/w", "default")
 		if a, b := WireBytes(replayed), WireBytes(w); !bytes.Equal(a, b) {
 			t.Errorf("fields %s\nreplayed %s\noriginal %s", fields, a, b)
@@ -174,10 +174,10 @@ func TestMergeFields(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			base, given := mustObject(t, tt.base), mustObject(t, tt.given)
+			base, given := testObj(t, tt.base), testObj(t, tt.given)
 			b0, g0 := base.String(), given.String()
 			got := MergeFields(base, given)
-			if got.String() != mustObject(t, tt.want).String() {
+			if got.String() != testObj(t, tt.want).String() {
 				t.Errorf("got  %s\nwant %s", got, tt.want)
 			}
 			if base.String() != b0 || given.String() != g0 {
@@ -191,7 +191,7 @@ func TestMergeFields(t *testing.T) {
 }
 
 func TestWireKeyOrder(t *testing.T) {
-	w := Wire("e", mustObject(t, `{"extra_b": 1, "session_id": "s", "extra_a": 2, "tool_name": "t"}`), "/", "p")
+	w := Wire("e", testObj(t, `{"extra_b": 1, "session_id": "s", "extra_a": 2, "tool_name": "t"}`), "/", "p")
 	want := []string{"hook_event_name", "tool_name", "tool_input", "session_id", "cwd", "profile", "extra"}
 	if !slices.Equal(w.Keys(), want) {
 		t.Errorf("keys = %v, want %v", w.Keys(), want)

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -96,7 +97,7 @@ func Discover(hooksDir string, known []string) []Hook {
 		// No error return: report it where the user looks for broken hooks.
 		h := Hook{Name: filepath.Base(hooksDir), Dir: hooksDir, Enabled: true,
 			Events: []string{}, Problems: []string{}, Warnings: []string{}}
-		h.problem(0, "cannot read the hooks folder %s: %v", hooksDir, errors.Unwrap(err))
+		h.problem(0, "cannot read the hooks folder %s: %s", hooksDir, errText(err))
 		return []Hook{h}
 	}
 	v := newValidator(known)
@@ -126,7 +127,7 @@ func load(dir string, v *validator) Hook {
 			h.problem(0, "missing HOOK.yaml")
 		}
 	case err != nil:
-		h.problem(0, "cannot read HOOK.yaml: %v", errors.Unwrap(err))
+		h.problem(0, "cannot read HOOK.yaml: %s", errText(err))
 	default:
 		h.parseManifest(data, v)
 	}
@@ -167,8 +168,7 @@ func (h *Hook) parseManifest(data []byte, v *validator) {
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		msg := err.Error()
 		if m := yamlLine.FindStringSubmatch(msg); m != nil {
-			var line int
-			fmt.Sscan(m[1], &line)
+			line, _ := strconv.Atoi(m[1]) // the regexp guarantees digits
 			h.problem(line, "invalid HOOK.yaml (line %d): %s", line, m[2])
 		} else {
 			h.problem(0, "invalid HOOK.yaml: %s", strings.TrimPrefix(msg, "yaml: "))

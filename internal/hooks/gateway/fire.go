@@ -114,6 +114,8 @@ func (r *Runner) Fire(ctx context.Context, event string, payload *pyjson.Object,
 			results[i].Error = notLoaded(h)
 		case h.Handler == HandlerPy:
 			py = append(py, i)
+		case h.Handler != HandlerExec:
+			results[i].Error = "not run: no handler.py or executable handler in " + h.Dir
 		}
 	}
 

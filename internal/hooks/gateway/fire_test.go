@@ -191,3 +191,24 @@ func names2(results []Result) []string {
 	}
 	return out
 }
+
+// Two folders declaring the same name still load as two modules, and a
+// name that is not an identifier is made one.
+func TestFireModuleNames(t *testing.T) {
+	r := newRunner(t)
+	root := t.TempDir()
+	src := "def handle(e, c):\n    return __name__\n"
+	writeFolder(t, root, "a", folder{yaml: "name: twin\n" + hookYAML, py: src})
+	writeFolder(t, root, "b", folder{yaml: "name: twin\n" + hookYAML, py: src})
+	writeFolder(t, root, "c", folder{yaml: "name: my-hook.v2 é\n" + hookYAML, py: src})
+	results, err := r.Fire(context.Background(), "agent:start", nil, Discover(root, known))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{`"hermes_hook_twin"`, `"hermes_hook_twin_2"`, `"hermes_hook_my_hook_v2__"`}
+	for i, res := range results {
+		if string(res.Result) != want[i] {
+			t.Errorf("%s: module %s (%s), want %s", res.Name, res.Result, res.Error, want[i])
+		}
+	}
+}

@@ -4,6 +4,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
+	"sync"
 	"testing"
 )
 
@@ -48,12 +50,31 @@ func writeFolder(t *testing.T, root, name string, f folder) string {
 // test when the machine has none.
 func python(t *testing.T) string {
 	t.Helper()
-	path, err := exec.LookPath("python3")
-	if err != nil {
+	pythonOnce.Do(func() {
+		path, err := exec.LookPath("python3")
+		if err != nil {
+			return
+		}
+		pythonPath = path
+		// python3 may be a version manager's shim (a shell script that
+		// costs far more than the interpreter); the tests run hundreds of
+		// handlers, so use the interpreter it resolves to.
+		if out, err := exec.Command(path, "-c", "import sys; print(sys.executable)").Output(); err == nil {
+			if real := strings.TrimSpace(string(out)); real != "" {
+				pythonPath = real
+			}
+		}
+	})
+	if pythonPath == "" {
 		t.Skip("python3 not installed")
 	}
-	return path
+	return pythonPath
 }
+
+var (
+	pythonOnce sync.Once
+	pythonPath string
+)
 
 func names(hooks []Hook) []string {
 	out := []string{}

@@ -142,3 +142,25 @@ func TestEncodeEmptyAndNew(t *testing.T) {
 		t.Errorf("BOM written back: %q", got)
 	}
 }
+
+// The fast reader must see keys the way Python does: escapes decoded,
+// exact case, the last of repeated keys.
+func TestReaderKeysLikePython(t *testing.T) {
+	in := `{"approvals": [{"ev\u0065nt": "e", "command": "c\\d", "EVENT": "x"},
+	{"event": "a", "command": "b", "command": 5},
+	{"event" : "z" , "command":"\"}\"]" , "approved_at": "1", "approved_at": 2}],
+	"approvals\u0000": 1}`
+	l, warnings, corrupt := decode([]byte(in), "f")
+	if corrupt != "" || len(warnings) != 1 {
+		t.Fatalf("corrupt %q warnings %q", corrupt, warnings)
+	}
+	if got, want := commands(l), `e:c\d z:"}"]`; got != want {
+		t.Errorf("entries %s, want %s", got, want)
+	}
+	if e, _ := l.Find("z", `"}"]`); e.ApprovedAt != "" {
+		t.Errorf("approved_at %q: the last value (a number) wins", e.ApprovedAt)
+	}
+	if got := compact(t, l.encode()); !strings.Contains(got, `"approvals\u0000":1`) {
+		t.Errorf("escaped top-level key lost: %s", got)
+	}
+}

@@ -108,3 +108,32 @@ func TestConcurrentGoroutinesAllRecorded(t *testing.T) {
 	wg.Wait()
 	checkAll(t, Open(home), n)
 }
+
+// Hooks are matched from several goroutines (doctor's smoke runs); a list
+// just read must allow that (run with -race to see it matter).
+func TestConcurrentFindOnReadList(t *testing.T) {
+	s := newStore(t)
+	if _, err := s.Update(approve("pre_tool_call", "hook-00.sh")); err != nil {
+		t.Fatal(err)
+	}
+	for _, missing := range []bool{false, true} {
+		if missing {
+			os.Remove(s.Path)
+		}
+		l, _, err := s.Read()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var wg sync.WaitGroup
+		for range 8 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				if _, ok := l.Find("pre_tool_call", "hook-00.sh"); ok == missing {
+					t.Errorf("Find = %v with the file missing=%v", ok, missing)
+				}
+			}()
+		}
+		wg.Wait()
+	}
+}

@@ -13,12 +13,13 @@ import (
 //
 // Approvals holds the well-formed entries in file order. Change it through
 // Approve and Revoke: they keep the lookup index and the position of
-// malformed items right.
+// malformed items right. A list from Store.Read may be searched (Find,
+// Index) from many goroutines at once; changing it may not.
 type List struct {
 	Approvals []Entry
 
-	// top holds the file's top-level members; the others than approvals
-	// are written back.
+	// top holds the file's top-level members; all but approvals are
+	// written back as they were.
 	top map[string]json.RawMessage
 	// odd are approval items that are not well-formed entries, kept so
 	// nothing the user had is thrown away; they never match a hook.
@@ -40,9 +41,9 @@ type oddItem struct {
 // Approvals.
 type Index map[Key]int
 
-// Index returns a lookup table of the approvals, built once and reused
-// until the list changes, so matching m hooks against n entries costs
-// O(n + m).
+// Index returns a lookup table of the approvals (not to be modified), built
+// once and reused until the list changes, so matching m hooks against n
+// entries costs O(n + m).
 func (l *List) Index() Index {
 	var first *Entry
 	if len(l.Approvals) > 0 {

@@ -45,12 +45,15 @@ func (s *Store) Read() (*List, []string, error) {
 func (s *Store) read() (l *List, warnings []string, bad *corruptFile, err error) {
 	data, err := os.ReadFile(s.Path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return &List{}, nil, nil, nil
+		l = &List{}
+		l.Index()
+		return l, nil, nil, nil
 	}
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("cannot read the allowlist: %w; check the file's permissions", err)
 	}
 	l, warnings, reason := decode(data, s.Path)
+	l.Index() // built now, so concurrent Finds only read
 	if reason != "" {
 		bad = &corruptFile{data: data, reason: reason}
 		warnings = append(warnings, fmt.Sprintf(

@@ -113,7 +113,19 @@ func runEventRun(cmd *cobra.Command, opts *runEventOptions) error {
 			return err
 		}
 		printWarnings(ios, nil, lw)
-		return dryRun(ios, e, ev.Name, e.WireFor(ev.Name, fields), e.Selected(e.ShellHooks(list), ev.Name, opts.ForTool), opts.Output)
+		if safe {
+			fmt.Fprintln(ios.ErrOut, "HERMES_SAFE_MODE is set: for real, no hook or webhook would fire.")
+		}
+		// As the firing would: on tool events, the matcher against the
+		// payload's tool_name.
+		tool := hooks.ToolName(fields)
+		var hs []hooks.ShellHook
+		for _, h := range e.ShellHooks(list) {
+			if h.Event == ev.Name && (!ev.Tool || h.Matcher.Match(tool)) {
+				hs = append(hs, h)
+			}
+		}
+		return dryRun(ios, e, ev.Name, tool, e.WireFor(ev.Name, fields), hs, opts.Output)
 	}
 	if safe {
 		fmt.Fprintln(ios.ErrOut, "HERMES_SAFE_MODE is set: no hook or webhook fires.")

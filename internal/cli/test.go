@@ -105,7 +105,7 @@ func testRun(cmd *cobra.Command, opts *testOptions) error {
 	}
 
 	if opts.DryRun {
-		return dryRun(ios, e, ev.Name, wire, selected, opts.Output)
+		return dryRun(ios, e, ev.Name, opts.ForTool, wire, selected, opts.Output)
 	}
 	var runs []hooks.ShellRun
 	for _, h := range selected {
@@ -125,7 +125,7 @@ func testRun(cmd *cobra.Command, opts *testOptions) error {
 	w := ios.Out
 	printLocation(w, e.Setup)
 	if len(selected) == 0 {
-		fmt.Fprintf(w, "\nNo shell hooks configured for event: %s\n", ev.Name)
+		fmt.Fprintf(w, "\n%s\n", noHooksLine(e, ev.Name, opts.ForTool))
 		return nil
 	}
 	fmt.Fprintf(w, "\nFiring %d hook(s) for event '%s':\n", len(runs), ev.Name)
@@ -206,7 +206,7 @@ type dryHookJSON struct {
 	Timeout  int      `json:"timeout"`
 }
 
-func dryRun(ios *iostreams.IOStreams, e *hooks.Engine, event string, wire *pyjson.Object, hs []hooks.ShellHook, asJSON bool) error {
+func dryRun(ios *iostreams.IOStreams, e *hooks.Engine, event, tool string, wire *pyjson.Object, hs []hooks.ShellHook, asJSON bool) error {
 	if asJSON {
 		out := dryRunJSON{HermesHome: e.Loc.Home, ConfigPath: nullableString(e.Loc.ConfigPath), Event: event,
 			DryRun: true, Payload: wire, Hooks: []dryHookJSON{}}
@@ -219,7 +219,7 @@ func dryRun(ios *iostreams.IOStreams, e *hooks.Engine, event string, wire *pyjso
 	cs := ios.Colors()
 	printLocation(w, e.Setup)
 	if len(hs) == 0 {
-		fmt.Fprintf(w, "\nNo shell hooks configured for event: %s\n", event)
+		fmt.Fprintf(w, "\n%s\n", noHooksLine(e, event, tool))
 	} else {
 		fmt.Fprintf(w, "\nWould fire %d hook(s) for event '%s' (dry run: nothing runs):\n", len(hs), event)
 		for _, h := range hs {
@@ -232,4 +232,15 @@ func dryRun(ios *iostreams.IOStreams, e *hooks.Engine, event string, wire *pyjso
 	}
 	fmt.Fprintf(w, "\nstdin:\n%s\n", hooks.WireBytes(wire))
 	return nil
+}
+
+// noHooksLine says why no hook of event runs: none is configured, or the
+// tool name (--for-tool, or the payload's in run-event) filtered out the
+// ones that are.
+func noHooksLine(e *hooks.Engine, event, tool string) string {
+	n := len(e.Parsed.ForEvent(event))
+	if n == 0 {
+		return "No shell hooks configured for event: " + event
+	}
+	return fmt.Sprintf("No shell hooks of event '%s' match tool '%s' (%d configured)", event, tool, n)
 }

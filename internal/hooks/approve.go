@@ -1,11 +1,16 @@
 package hooks
 
 import (
+	"errors"
 	"fmt"
 	"time"
 
 	"github.com/hermes-hooks/hermes/internal/allowlist"
 )
+
+// ErrHashMismatch is returned by ApprovePinned when a script's sha256 is
+// not the one asked for; nothing is recorded then.
+var ErrHashMismatch = errors.New("sha256 mismatch")
 
 // Approve records approvals for hooks in one locked update of the
 // allowlist: for each, the script's sha256 and mtime now, and a snapshot of
@@ -13,19 +18,40 @@ import (
 // entries written and the allowlist's warnings. via is one of the
 // allowlist.Via* values.
 func (s *Setup) Approve(hs []ShellHook, via string, now time.Time) ([]allowlist.Entry, []string, error) {
-	entries := make([]allowlist.Entry, 0, len(hs))
-	for _, h := range hs {
-		fp := allowlist.Fingerprint{Err: allowlist.ErrNoScript}
-		if h.Script != "" {
+	return s.ApprovePinned(hs, via, now, "")
+}
+
+// ApprovePinned is Approve that, when wantSHA256 is not "", first checks
+// every script hashes to it (lowercase hex) and records nothing unless all
+// do. The check and the record use the same reading of the script, so a
+// file swapped in between cannot be approved under the pinned hash.
+func (s *Setup) ApprovePinned(hs []ShellHook, via string, now time.Time, wantSHA256 string) ([]allowlist.Entry, []string, error) {
+	fps := make([]allowlist.Fingerprint, len(hs))
+	for i, h := range hs {
+		fps[i] = allowlist.Fingerprint{Path: h.Script, Err: allowlist.ErrNoScript}
+		if h.hasScriptFile() {
 			// Fresh, not cached: the approval must record what is there now.
-			fp = allowlist.NewFingerprinter().Of(h.Script)
+			fps[i] = allowlist.NewFingerprinter().Of(h.Script)
 		}
-		if fp.Err == nil {
-			if err := allowlist.SaveSnapshot(s.Loc.Home, fp); err != nil {
+		if wantSHA256 == "" {
+			continue
+		}
+		if fps[i].Err != nil {
+			return nil, nil, fmt.Errorf("cannot check the sha256 of the script of %q (%s): %v; not approved", h.Command, orNoScript(h.Script), fps[i].Err)
+		}
+		if fps[i].SHA256 != wantSHA256 {
+			return nil, nil, fmt.Errorf("%w for %s: expected %s, the script has %s; not approved (review it, then pin the hash it has now)",
+				ErrHashMismatch, h.Script, wantSHA256, fps[i].SHA256)
+		}
+	}
+	entries := make([]allowlist.Entry, 0, len(hs))
+	for i, h := range hs {
+		if fps[i].Err == nil {
+			if err := allowlist.SaveSnapshot(s.Loc.Home, fps[i]); err != nil {
 				return nil, nil, fmt.Errorf("saving a snapshot of %s: %w", h.Script, err)
 			}
 		}
-		entries = append(entries, allowlist.NewEntry(h.Event, h.Command, via, fp, now))
+		entries = append(entries, allowlist.NewEntry(h.Event, h.Command, via, fps[i], now))
 	}
 	warnings, err := s.Store.Update(func(l *allowlist.List) error {
 		for _, e := range entries {
@@ -37,4 +63,11 @@ func (s *Setup) Approve(hs []ShellHook, via string, now time.Time) ([]allowlist.
 		return nil, warnings, err
 	}
 	return entries, warnings, nil
+}
+
+func orNoScript(path string) string {
+	if path == "" {
+		return "no script"
+	}
+	return path
 }

@@ -1,6 +1,8 @@
 package hooks
 
 import (
+	"path/filepath"
+
 	"github.com/hermes-hooks/hermes/internal/allowlist"
 	"github.com/hermes-hooks/hermes/internal/shell"
 )
@@ -47,7 +49,8 @@ func (s *Setup) Inspect(spec Spec, list *allowlist.List) ShellHook {
 		h.Approval, h.Approved = list.Find(spec.Event, spec.Command)
 	}
 	if h.Approved {
-		if h.Script != "" {
+		h.Fingerprint = allowlist.Fingerprint{Path: h.Script, Err: allowlist.ErrNoScript}
+		if h.hasScriptFile() {
 			h.Fingerprint = s.Fingerprints.Of(h.Script)
 		}
 		h.Drift = allowlist.DriftOf(h.Approval, h.Fingerprint)
@@ -55,6 +58,14 @@ func (s *Setup) Inspect(spec Spec, list *allowlist.List) ShellHook {
 		h.Trusted = !h.Blocked()
 	}
 	return h
+}
+
+// hasScriptFile reports whether the hook's script is a path that can be
+// fingerprinted. A command that cannot be parsed has none, and a bare word
+// PATH did not resolve is not a file of ours: reading it relative to the
+// current directory could hash an unrelated file.
+func (h *ShellHook) hasScriptFile() bool {
+	return h.ParseErr == nil && filepath.IsAbs(h.Script)
 }
 
 // ShellHooks inspects every configured shell hook, in config order.

@@ -24,6 +24,10 @@ lint:
 bench: build
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 
+## stress: the stress and fault-injection suite at the sizes of SPEC §12 (go test runs it reduced)
+stress:
+	HERMES_STRESS=full $(GO) test -count=1 -run 'Stress' -timeout 30m -v ./cmd/hermes/
+
 FUZZTIME ?= 30s
 fuzz:
 	./scripts/fuzz.sh $(FUZZTIME)

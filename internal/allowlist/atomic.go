@@ -4,7 +4,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"time"
 )
+
+// staleTemp is the age after which a temporary file of writeAtomic is taken
+// to belong to a writer that was killed between creating and renaming it.
+// No live write takes anywhere near this long.
+const staleTemp = time.Minute
 
 // writeAtomic replaces path with data so a reader sees the old file or the
 // new one, never a part: a temporary file beside the target, mode 0600,
@@ -72,4 +78,17 @@ func syncDir(dir string) error {
 		return fmt.Errorf("sync folder %s: %w", dir, err)
 	}
 	return nil
+}
+
+// removeStaleTemps deletes temporary files that writeAtomic left in dir
+// (pattern names them) when its process was killed before the rename: they
+// would otherwise pile up forever. Only files older than staleTemp go, so a
+// write in progress through another path to the same folder is never hit.
+func removeStaleTemps(dir, pattern string, now time.Time) {
+	names, _ := filepath.Glob(filepath.Join(dir, pattern))
+	for _, name := range names {
+		if fi, err := os.Lstat(name); err == nil && fi.Mode().IsRegular() && now.Sub(fi.ModTime()) > staleTemp {
+			os.Remove(name)
+		}
+	}
 }

@@ -1,6 +1,7 @@
 package allowlist
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -173,5 +174,48 @@ func TestMalformedItemsKeptInPlace(t *testing.T) {
 	want := `{"approvals":["junk",{"command":"y","event":1},{"command":"y","event":"b"},{"command":"x"},null,{"approved_at":"t","command":"z","event":"c","script_mtime_at_approval":null,"script_sha256_at_approval":null}]}`
 	if got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}
+
+// Approving into a list must keep Find right whether it extends the index
+// or has to rebuild it.
+func TestIndexFollowsChanges(t *testing.T) {
+	l := &List{}
+	for i := range 100 {
+		l.Approve(Entry{Event: "e", Command: fmt.Sprint(i)})
+		j := i / 2
+		if e, ok := l.Find("e", fmt.Sprint(j)); !ok || e.Command != fmt.Sprint(j) {
+			t.Fatalf("after %d approvals Find(%d) = %+v, %v", i+1, j, e, ok)
+		}
+	}
+	l.Approve(Entry{Event: "e", Command: "0", ApprovedAt: "again"}) // moves to the end
+	l.Approve(Entry{Event: "e", Command: "new"})
+	for _, c := range []string{"0", "1", "99", "new"} {
+		if e, ok := l.Find("e", c); !ok || e.Command != c {
+			t.Errorf("Find(%s) = %+v, %v", c, e, ok)
+		}
+	}
+	if e, _ := l.Find("e", "0"); e.ApprovedAt != "again" || l.Approvals[len(l.Approvals)-2].Command != "0" {
+		t.Errorf("re-approval not moved to the end: %+v", e)
+	}
+	l.Revoke("1")
+	if _, ok := l.Find("e", "1"); ok || len(l.Approvals) != 100 {
+		t.Errorf("after Revoke: %d entries", len(l.Approvals))
+	}
+	if e, ok := l.Find("e", "50"); !ok || e.Command != "50" {
+		t.Errorf("Find after Revoke shifted: %+v", e)
+	}
+}
+
+func BenchmarkApprove1000Into10k(b *testing.B) {
+	base := &List{}
+	for i := range 10000 {
+		base.Approve(Entry{Event: "e", Command: fmt.Sprint("old", i)})
+	}
+	for b.Loop() {
+		l := &List{Approvals: append([]Entry(nil), base.Approvals...)}
+		for i := range 1000 {
+			l.Approve(Entry{Event: "e", Command: fmt.Sprint("new", i)})
+		}
 	}
 }

@@ -74,19 +74,24 @@ func (l *List) Find(event, command string) (Entry, bool) {
 // e is appended at the end. Keys this package does not know are carried
 // over from the replaced entry when e is new.
 func (l *List) Approve(e Entry) {
-	var old *Entry
-	if i, ok := l.Index()[e.Key()]; ok {
-		prev := l.Approvals[i]
-		old = &prev
-	}
-	l.filter(func(x Entry) bool { return x.Key() != e.Key() })
-	if old != nil && e.src == nil && e.extra == nil {
-		if extra := old.unknownKeys(); extra.Len() > 0 {
-			e.extra, e.parsed = extra, nil
+	idx := l.Index()
+	if i, ok := idx[e.Key()]; ok {
+		old := l.Approvals[i]
+		l.filter(func(x Entry) bool { return x.Key() != e.Key() })
+		if e.src == nil && e.extra == nil {
+			if extra := old.unknownKeys(); extra.Len() > 0 {
+				e.extra, e.parsed = extra, nil
+			}
 		}
+		l.Approvals = append(l.Approvals, e)
+		l.index = nil
+		return
 	}
+	// A new pair (the usual case): extend the index instead of rebuilding
+	// it, so approving many hooks into a long list stays linear.
 	l.Approvals = append(l.Approvals, e)
-	l.index = nil
+	idx[e.Key()] = len(l.Approvals) - 1
+	l.indexLen, l.indexAt = len(l.Approvals), &l.Approvals[0]
 }
 
 // Revoke removes every entry for command, whatever its event, and returns
@@ -98,6 +103,13 @@ func (l *List) Revoke(command string) int {
 // filter keeps the entries for which keep is true, moves malformed items
 // so they stay between the same neighbours, and returns how many went.
 func (l *List) filter(keep func(Entry) bool) int {
+	first := 0
+	for first < len(l.Approvals) && keep(l.Approvals[first]) {
+		first++
+	}
+	if first == len(l.Approvals) {
+		return 0
+	}
 	kept := make([]Entry, 0, len(l.Approvals))
 	before := make([]int, len(l.Approvals)+1) // kept entries before old index i
 	for i, e := range l.Approvals {

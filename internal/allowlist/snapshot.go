@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 )
 
 // SnapshotDirName is the folder of script snapshots inside HERMES_HOME.
@@ -38,6 +39,7 @@ func SaveSnapshot(hermesHome string, fp Fingerprint) error {
 	if err := writeAtomic(path, fp.Content); err != nil {
 		return fmt.Errorf("cannot save the snapshot of %s: %w", fp.Path, err)
 	}
+	removeStaleTemps(filepath.Dir(path), ".*.tmp-*", time.Now())
 	return nil
 }
 

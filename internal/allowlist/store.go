@@ -105,6 +105,9 @@ func (s *Store) Update(fn func(*List) error) ([]string, error) {
 	if err := writeAtomic(s.Path, l.encode()); err != nil {
 		return warnings, fmt.Errorf("cannot save the allowlist: %w", err)
 	}
+	if target, err := resolveLinks(s.Path); err == nil {
+		removeStaleTemps(filepath.Dir(target), "."+filepath.Base(target)+".tmp-*", time.Now())
+	}
 	return warnings, nil
 }
 

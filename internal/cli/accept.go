@@ -98,17 +98,22 @@ func acceptRun(cmd *cobra.Command, opts *acceptOptions) error {
 		return err
 	}
 	printWarnings(ios, s.Diagnostics(), warnings)
-	if opts.Event != "" && !s.Catalogue.Has(opts.Event) {
-		return unknownEventError(s, opts.Event)
+	if err := checkAcceptEvent(s, opts.Event); err != nil {
+		return err
 	}
-	all := s.ShellHooks(list)
+	var all []hooks.ShellHook
+	for _, h := range s.ShellHooks(list) {
+		if opts.Event == "" || h.Event == opts.Event {
+			all = append(all, h)
+		}
+	}
 
 	var chosen []hooks.ShellHook
 	interactive := false
 	switch {
 	case opts.Command != "":
 		for _, h := range all {
-			if h.Command == opts.Command && (opts.Event == "" || h.Event == opts.Event) {
+			if h.Command == opts.Command {
 				chosen = append(chosen, h)
 			}
 		}
@@ -139,7 +144,14 @@ func acceptRun(cmd *cobra.Command, opts *acceptOptions) error {
 		if opts.JSON {
 			return writeJSON(ios.Out, acceptJSON{s.Loc.Home, nullableString(s.Loc.ConfigPath), []approvedHookJSON{}})
 		}
-		fmt.Fprintln(ios.Out, "Nothing to approve: every configured shell hook is approved and unchanged.")
+		switch {
+		case interactive:
+			fmt.Fprintln(ios.Out, "Nothing approved.")
+		case opts.Event != "":
+			fmt.Fprintf(ios.Out, "Nothing to approve: every shell hook of %s is approved and unchanged.\n", opts.Event)
+		default:
+			fmt.Fprintln(ios.Out, "Nothing to approve: every configured shell hook is approved and unchanged.")
+		}
 		return nil
 	}
 
@@ -168,6 +180,9 @@ func acceptRun(cmd *cobra.Command, opts *acceptOptions) error {
 		}
 		if !ok {
 			fmt.Fprintln(ios.ErrOut, "Nothing approved.")
+			if opts.JSON {
+				return writeJSON(ios.Out, acceptJSON{s.Loc.Home, nullableString(s.Loc.ConfigPath), []approvedHookJSON{}})
+			}
 			return nil
 		}
 	}
@@ -193,6 +208,24 @@ func acceptRun(cmd *cobra.Command, opts *acceptOptions) error {
 		fmt.Fprintf(ios.Out, "%s approved  %s  %s  (%s)\n", cs.SuccessIcon(), e.Event, e.Command, hash)
 	}
 	fmt.Fprintf(ios.Out, "Allowlist: %s\n", s.Store.Path)
+	return nil
+}
+
+// checkAcceptEvent refuses an --event no shell hook can be approved for.
+func checkAcceptEvent(s *hooks.Setup, event string) error {
+	if event == "" {
+		return nil
+	}
+	if hooks.IsGatewayEvent(event) {
+		return usageErrorf("%s is a gateway event: gateway hooks need no approval (placing the folder under %s is the consent); --event takes a shell event", event, s.GatewayDir())
+	}
+	ev, ok := s.Catalogue.Lookup(event)
+	if !ok {
+		return unknownEventError(s, event)
+	}
+	if !ev.ShellSupported {
+		return usageErrorf("shell hooks cannot serve %s (only in-process plugins can): there is nothing to approve for it", event)
+	}
 	return nil
 }
 

@@ -72,12 +72,12 @@ func filterPrefix(names []string, prefix string) []string {
 func unknownEventError(s *hooks.Setup, name string) error {
 	if hooks.IsGatewayEvent(name) {
 		names := hooks.GatewayEventNames()
-		if sug := hooks.Suggest(name, names); sug != "" {
+		if sug := hooks.Suggest(name, names); sug != "" && sug != name {
 			return usageErrorf("Unknown event: %s — did you mean %q? (see 'hermes hooks events')", name, sug)
 		}
 		return usageErrorf("Unknown event: %s (see 'hermes hooks events')", name)
 	}
-	if sug := hooks.Suggest(name, s.Catalogue.Names()); sug != "" {
+	if sug := hooks.Suggest(name, s.Catalogue.Names()); sug != "" && sug != name {
 		return usageErrorf("Unknown event: %s — did you mean %q? (see 'hermes hooks events')", name, sug)
 	}
 	return usageErrorf("Unknown event: %s (see 'hermes hooks events' for the list)", name)

@@ -100,6 +100,8 @@ func diffRun(cmd *cobra.Command, opts *diffOptions) error {
 			return err
 		}
 	} else {
+		printLocation(ios.Out, s)
+		fmt.Fprintln(ios.Out)
 		switch out.Status {
 		case "cannot_compare":
 			fmt.Fprintf(ios.ErrOut, "Cannot compare: %s\n", derr)
@@ -140,7 +142,7 @@ func colorDiff(cs iostreams.Palette, diff string) string {
 func scriptDiff(f *Factory, s *hooks.Setup, h hooks.ShellHook) string {
 	d, err := s.DiffScript(h)
 	if err != nil {
-		return "  (" + err.Error() + ")"
+		return "  (" + err.Error() + ")\n"
 	}
 	if !d.Changed {
 		return ""

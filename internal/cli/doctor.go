@@ -87,7 +87,9 @@ func doctorRun(cmd *cobra.Command, opts *doctorOptions) error {
 	for _, r := range reports {
 		problems += r.Problems()
 	}
-	printWarnings(ios, nil, warnings)
+	// Config problems go to stderr like every command's warnings, and are
+	// counted (and listed) in the report too.
+	printWarnings(ios, diags, warnings)
 	if opts.JSON {
 		out := doctorJSON{HermesHome: e.Loc.Home, ConfigPath: nullableString(e.Loc.ConfigPath),
 			Hooks: []doctorHookJSON{}, Diagnostics: diags, Problems: problems, Healthy: problems == 0}

@@ -78,7 +78,9 @@ func eventsRun(cmd *cobra.Command, opts *eventsOptions) error {
 	printWarnings(ios, env.Diagnostics(), nil)
 	cs := ios.Colors()
 	w := ios.Out
-	fmt.Fprintf(w, "%s\n\n", cs.Bold("Shell-hook events"))
+	// The config matters here: hooks_extra_events adds events.
+	printLocation(w, env)
+	fmt.Fprintf(w, "\n%s\n\n", cs.Bold("Shell-hook events"))
 	for _, e := range env.Catalogue.Events() {
 		var tags []string
 		if e.Tool {
@@ -106,7 +108,6 @@ func eventsRun(cmd *cobra.Command, opts *eventsOptions) error {
 	for _, g := range hooks.GatewayEvents() {
 		fmt.Fprintf(w, "  %s\n      %s\n      fields: %s\n", cs.Cyan(g.Name), g.Description, strings.Join(g.Fields, ", "))
 	}
-	fmt.Fprintf(w, "\nHERMES_HOME: %s\n", env.Loc.Home)
 	return nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -13,114 +14,249 @@ import (
 	"github.com/hermes-hooks/hermes/internal/pyjson"
 )
 
-type gatewayResultJSON struct {
+// Gateway entries of run-event: a hook that did not run is skipped, and
+// says why.
+const (
+	statusFired   = "fired"
+	statusSkipped = "skipped"
+	// skipPythonUnavailable: a handler.py hook with no Python to run it.
+	skipPythonUnavailable = "python unavailable"
+)
+
+// gatewayTestJSON is `test <gateway event> --json`: the shape of a shell
+// test, with gateway entries.
+type gatewayTestJSON struct {
+	HermesHome  string                  `json:"hermes_home"`
+	ConfigPath  *string                 `json:"config_path"`
+	Event       string                  `json:"event"`
+	Payload     *pyjson.Object          `json:"payload"`
+	Results     []gatewayTestResultJSON `json:"results"`
+	Diagnostics []config.Diagnostic     `json:"diagnostics"`
+}
+
+type gatewayTestResultJSON struct {
 	Kind           string          `json:"kind"`
 	Name           string          `json:"name"`
-	Status         string          `json:"status"`
-	SkipReason     *string         `json:"skip_reason,omitempty"`
+	Status         string          `json:"status"` // ok, error, timeout
 	Error          *string         `json:"error"`
 	ElapsedSeconds float64         `json:"elapsed_seconds"`
 	Result         json.RawMessage `json:"result"`
 }
 
-type gatewayOutJSON struct {
+// gatewayRunJSON is `run-event <gateway event> --json`: the shape of a
+// shell run-event. Gateway hooks are observers: the outcome is always null,
+// and no webhook serves a gateway event.
+type gatewayRunJSON struct {
+	Event       string              `json:"event"`
 	HermesHome  string              `json:"hermes_home"`
 	ConfigPath  *string             `json:"config_path"`
-	Event       string              `json:"event"`
-	Payload     *pyjson.Object      `json:"payload"`
-	Results     []gatewayResultJSON `json:"results,omitempty"`
-	Hooks       []gatewayResultJSON `json:"hooks,omitempty"`
+	Hooks       []gatewayFiredJSON  `json:"hooks"`
 	Outcome     *hooks.Outcome      `json:"outcome"`
 	Webhooks    []webhookResultJSON `json:"webhooks"`
 	Diagnostics []config.Diagnostic `json:"diagnostics"`
 }
 
-// gatewayTestRun fires a gateway event (an event name with ':'): for test,
-// or for real (run-event: safe mode honoured, audit log written).
+type gatewayFiredJSON struct {
+	Kind           string          `json:"kind"`
+	Name           string          `json:"name"`
+	Status         string          `json:"status"` // fired, skipped
+	SkipReason     *string         `json:"skip_reason"`
+	Error          *string         `json:"error"`
+	ElapsedSeconds float64         `json:"elapsed_seconds"`
+	Result         json.RawMessage `json:"result"`
+}
+
+// gatewayDryRunJSON is the --dry-run --json shape for a gateway event.
+type gatewayDryRunJSON struct {
+	HermesHome string               `json:"hermes_home"`
+	ConfigPath *string              `json:"config_path"`
+	Event      string               `json:"event"`
+	DryRun     bool                 `json:"dry_run"`
+	Payload    *pyjson.Object       `json:"payload"`
+	Hooks      []gatewayDryHookJSON `json:"hooks"`
+}
+
+type gatewayDryHookJSON struct {
+	Kind    string `json:"kind"`
+	Name    string `json:"name"`
+	Dir     string `json:"dir"`
+	Handler string `json:"handler"`
+}
+
+// gatewayTestRun fires a gateway event (an event name with ':') for test, or
+// for real (run-event: the payload as given, safe mode honoured, audit log
+// written).
 func gatewayTestRun(cmd *cobra.Command, f *Factory, e *hooks.Engine, event string, given *pyjson.Object, p *payloadFlags, real bool) error {
+	if event == "command:*" {
+		return usageErrorf("command:* stands for every slash command event: fire one of them, such as command:model")
+	}
 	ge, ok := hooks.LookupGatewayEvent(event)
 	if !ok {
 		return unknownEventError(e.Setup, event)
 	}
 	ios := f.IO
+	if p.ForTool != "" {
+		fmt.Fprintf(ios.ErrOut, "%s --for-tool is ignored: %s is a gateway event, not a tool event\n", ios.ErrColors().WarningIcon(), event)
+	}
 	ctxObj := hooks.GatewayContext(ge, given)
+	if real {
+		ctxObj = hooks.GatewayRealContext(ge, given)
+	}
+	for _, h := range e.GatewayNotLoaded(event) {
+		fmt.Fprintf(ios.ErrOut, "%s gateway hook %s (%s) subscribes to %s but is not loaded: %s\n",
+			ios.ErrColors().WarningIcon(), h.Name, h.Dir, event, strings.Join(h.Problems, "; "))
+	}
 	matched := gateway.Match(e.GatewayHooks(), event)
+	if p.DryRun {
+		return renderGatewayDryRun(f, e, event, ctxObj, matched, p.Output)
+	}
 	safe := safeMode(f)
-	if p.DryRun || (real && safe) {
-		if real && safe {
-			fmt.Fprintln(ios.ErrOut, "HERMES_SAFE_MODE is set: no hook or webhook fires.")
-		}
-		return renderGateway(f, e, event, ctxObj, &hooks.GatewayFiring{Event: event, Context: ctxObj, Hooks: matched}, p, real, safe)
+	if real && safe {
+		fmt.Fprintln(ios.ErrOut, "HERMES_SAFE_MODE is set: no hook or webhook fires.")
+		return renderGateway(f, e, &hooks.GatewayFiring{Event: event, Context: ctxObj, Hooks: matched}, p, real)
 	}
 	if !real && safe && !p.Output {
 		fmt.Fprintln(ios.ErrOut, "Note: HERMES_SAFE_MODE is set: run-event would fire nothing; test runs the hooks anyway.")
 	}
-	python, perr := gateway.FindPython(p.Python, f.Env)
-	g, err := e.FireGateway(cmd.Context(), event, ctxObj, python, p.Timeout, real)
+	python, pyErr := "", error(nil)
+	if needsPython(matched) {
+		python, pyErr = gateway.FindPython(p.Python, f.Env)
+		if pyErr != nil {
+			fmt.Fprintf(ios.ErrOut, "%s %s\n", ios.ErrColors().WarningIcon(), pyErr)
+		}
+	}
+	g, err := e.FireGateway(cmd.Context(), event, ctxObj, python, pyErr, p.Timeout, real)
 	if cmd.Context().Err() != nil {
 		return CancelError
 	}
 	if err != nil && !errors.Is(err, gateway.ErrPythonUnavailable) {
 		return err
 	}
-	if perr != nil && len(matched) > 0 {
-		fmt.Fprintf(ios.ErrOut, "%s %s\n", ios.ErrColors().WarningIcon(), perr)
-	}
-	return renderGateway(f, e, event, ctxObj, g, p, real, false)
+	printWarnings(ios, nil, g.Warnings)
+	return renderGateway(f, e, g, p, real)
 }
 
-func renderGateway(f *Factory, e *hooks.Engine, event string, ctxObj *pyjson.Object, g *hooks.GatewayFiring, p *payloadFlags, real, safe bool) error {
-	ios := f.IO
-	var entries []gatewayResultJSON
-	for i, h := range g.Hooks {
-		j := gatewayResultJSON{Kind: "gateway", Name: h.Name, Result: json.RawMessage("null")}
-		switch {
-		case g.Results == nil:
-			j.Status = "skipped"
-			if real && safe {
-				j.SkipReason = nullableString(hooks.SkipSafeMode)
-			} else {
-				j.Status = "dry run"
-			}
-		default:
-			r := g.Results[i]
-			j.Status, j.Error, j.ElapsedSeconds, j.Result = r.Status, nullableString(r.Error), r.ElapsedSeconds, r.Result
-			if real {
-				j.Status = "fired"
-			}
+func needsPython(hs []gateway.Hook) bool {
+	for _, h := range hs {
+		if h.Handler == gateway.HandlerPy {
+			return true
 		}
-		entries = append(entries, j)
 	}
+	return false
+}
+
+// gatewayEntry is one hook's line of a firing, for both shapes.
+type gatewayEntry struct {
+	name       string
+	status     string
+	skipReason string
+	res        gateway.Result
+}
+
+func gatewayEntries(g *hooks.GatewayFiring, real bool) []gatewayEntry {
+	var out []gatewayEntry
+	for i, h := range g.Hooks {
+		en := gatewayEntry{name: h.Name, res: gateway.Result{Result: json.RawMessage("null")}}
+		switch {
+		case g.Results == nil: // safe mode
+			en.status, en.skipReason = statusSkipped, hooks.SkipSafeMode
+		case real && g.Unavailable[i]:
+			en.status, en.skipReason, en.res = statusSkipped, skipPythonUnavailable, g.Results[i]
+		case real:
+			en.status, en.res = statusFired, g.Results[i]
+		default:
+			en.status, en.res = g.Results[i].Status, g.Results[i]
+		}
+		out = append(out, en)
+	}
+	return out
+}
+
+func renderGateway(f *Factory, e *hooks.Engine, g *hooks.GatewayFiring, p *payloadFlags, real bool) error {
+	ios := f.IO
+	entries := gatewayEntries(g, real)
 	if p.Output {
-		out := gatewayOutJSON{HermesHome: e.Loc.Home, ConfigPath: nullableString(e.Loc.ConfigPath), Event: event,
-			Payload: ctxObj, Diagnostics: e.Diagnostics()}
 		if real {
-			out.Hooks, out.Webhooks = nonNil(entries), []webhookResultJSON{}
-		} else {
-			out.Results = nonNil(entries)
+			out := gatewayRunJSON{Event: g.Event, HermesHome: e.Loc.Home, ConfigPath: nullableString(e.Loc.ConfigPath),
+				Hooks: []gatewayFiredJSON{}, Webhooks: []webhookResultJSON{}, Diagnostics: e.Diagnostics()}
+			for _, en := range entries {
+				out.Hooks = append(out.Hooks, gatewayFiredJSON{Kind: "gateway", Name: en.name, Status: en.status,
+					SkipReason: nullableString(en.skipReason), Error: nullableString(en.res.Error),
+					ElapsedSeconds: en.res.ElapsedSeconds, Result: en.res.Result})
+			}
+			return writeJSON(ios.Out, out)
+		}
+		out := gatewayTestJSON{HermesHome: e.Loc.Home, ConfigPath: nullableString(e.Loc.ConfigPath), Event: g.Event,
+			Payload: g.Context, Results: []gatewayTestResultJSON{}, Diagnostics: e.Diagnostics()}
+		for _, en := range entries {
+			out.Results = append(out.Results, gatewayTestResultJSON{Kind: "gateway", Name: en.name, Status: en.status,
+				Error: nullableString(en.res.Error), ElapsedSeconds: en.res.ElapsedSeconds, Result: en.res.Result})
 		}
 		return writeJSON(ios.Out, out)
 	}
+
 	w := ios.Out
 	cs := ios.Colors()
 	printLocation(w, e.Setup)
 	if len(g.Hooks) == 0 {
-		fmt.Fprintf(w, "\nNo gateway hooks subscribed to event: %s (looked in %s)\n", event, e.GatewayDir())
+		fmt.Fprintf(w, "\nNo gateway hooks subscribed to event: %s (looked in %s)\n", g.Event, e.GatewayDir())
 		return nil
 	}
-	fmt.Fprintf(w, "\nFiring %d gateway hook(s) for event '%s':\n", len(g.Hooks), event)
-	for _, j := range entries {
-		switch {
-		case j.Status == "dry run" || j.Status == "skipped":
-			fmt.Fprintf(w, "\n  %s %s (%s)\n", cs.Gray("-"), j.Name, j.Status)
-		case j.Error != nil:
-			fmt.Fprintf(w, "\n  %s %s  (%.3fs)\n%s\n", cs.FailureIcon(), cs.Bold(j.Name), j.ElapsedSeconds, indent(cut(*j.Error, 2000), "      "))
-		default:
-			fmt.Fprintf(w, "\n  %s %s  (%.3fs)\n    result: %s\n", cs.SuccessIcon(), cs.Bold(j.Name), j.ElapsedSeconds, j.Result)
+	fired := 0
+	for _, en := range entries {
+		if en.status != statusSkipped {
+			fired++
 		}
 	}
-	if p.DryRun {
-		fmt.Fprintf(w, "\ncontext:\n%s\n", ctxObj)
+	fmt.Fprintf(w, "\nFiring %d gateway hook(s) for event '%s':\n", fired, g.Event)
+	for _, en := range entries {
+		res := en.res
+		switch {
+		case en.status == statusSkipped:
+			fmt.Fprintf(w, "\n  %s %s  skipped (%s)\n", cs.Gray("-"), cs.Bold(en.name), en.skipReason)
+			if res.Error != "" {
+				fmt.Fprintf(w, "%s\n", indent(res.Error, "    "))
+			}
+			continue
+		case res.Error != "":
+			fmt.Fprintf(w, "\n  %s %s  %s (%.3fs)\n%s\n", cs.FailureIcon(), cs.Bold(en.name), res.Status, res.ElapsedSeconds,
+				indent(cut(res.Error, 2000), "    "))
+		default:
+			fmt.Fprintf(w, "\n  %s %s  ok (%.3fs)\n    result: %s\n", cs.SuccessIcon(), cs.Bold(en.name), res.ElapsedSeconds, res.Result)
+			if res.Repr {
+				fmt.Fprintln(w, "    (not JSON-serialisable: its repr())")
+			}
+		}
+		if res.Stdout != "" {
+			fmt.Fprintf(w, "    stdout:\n%s\n", indent(cut(res.Stdout, 400), "      "))
+		}
+		if res.Stderr != "" {
+			fmt.Fprintf(w, "    stderr:\n%s\n", indent(cut(res.Stderr, 400), "      "))
+		}
 	}
+	return nil
+}
+
+func renderGatewayDryRun(f *Factory, e *hooks.Engine, event string, ctxObj *pyjson.Object, matched []gateway.Hook, asJSON bool) error {
+	ios := f.IO
+	if asJSON {
+		out := gatewayDryRunJSON{HermesHome: e.Loc.Home, ConfigPath: nullableString(e.Loc.ConfigPath), Event: event,
+			DryRun: true, Payload: ctxObj, Hooks: []gatewayDryHookJSON{}}
+		for _, h := range matched {
+			out.Hooks = append(out.Hooks, gatewayDryHookJSON{"gateway", h.Name, h.Dir, h.Handler})
+		}
+		return writeJSON(ios.Out, out)
+	}
+	w := ios.Out
+	printLocation(w, e.Setup)
+	if len(matched) == 0 {
+		fmt.Fprintf(w, "\nNo gateway hooks subscribed to event: %s (looked in %s)\n", event, e.GatewayDir())
+	} else {
+		fmt.Fprintf(w, "\nWould fire %d gateway hook(s) for event '%s' (dry run: nothing runs):\n", len(matched), event)
+		for _, h := range matched {
+			fmt.Fprintf(w, "  %s  %s\n", h.Name, h.HandlerPath())
+		}
+	}
+	fmt.Fprintf(w, "\ncontext:\n%s\n", ctxObj)
 	return nil
 }

@@ -10,6 +10,9 @@ func newCmdHooks(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "hooks",
 		Short: "Manage the agent's shell hooks, gateway hooks and webhooks",
+		// Cobra only applies its default (2) on the root; without it a
+		// typo such as "lsit" gets no suggestion.
+		SuggestionsMinimumDistance: 2,
 		Long: `Inspect, approve, test and fire the hooks of the Hermes agent.
 
 Shell hooks are declared in the hooks: block of the config file and need

@@ -33,7 +33,7 @@ func NewRootCmd(f *Factory) *cobra.Command {
 	})
 
 	pf := root.PersistentFlags()
-	pf.String("home", "", "Hermes home directory (default: $HERMES_HOME, else ~/.hermes)")
+	pf.String("home", "", "Hermes home `DIR` (default: $HERMES_HOME, else ~/.hermes)")
 	pf.StringP("profile", "p", "", "use the profile `NAME` (<root>/profiles/NAME)")
 	pf.String("config", "", "config `FILE` (default: <home>/config.yaml, else <home>/cli-config.yaml)")
 	pf.Bool("accept-hooks", false, "approve unseen shell hooks without asking (recorded in the allowlist)")

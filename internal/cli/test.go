@@ -100,7 +100,8 @@ func testRun(cmd *cobra.Command, opts *testOptions) error {
 	}
 	wire := e.WireFor(ev.Name, fields)
 	selected := e.Selected(e.ShellHooks(list), ev.Name, opts.ForTool)
-	if safeMode(opts.f) && !opts.Output {
+	if safeMode(opts.f) {
+		// On stderr, so a --json reader sees it too without it breaking stdout.
 		fmt.Fprintln(ios.ErrOut, "Note: HERMES_SAFE_MODE is set: run-event would fire nothing; test runs the hooks anyway.")
 	}
 
@@ -196,6 +197,8 @@ type dryRunJSON struct {
 	DryRun     bool           `json:"dry_run"`
 	Payload    *pyjson.Object `json:"payload"`
 	Hooks      []dryHookJSON  `json:"hooks"`
+	// Diagnostics as in the other --json outputs.
+	Diagnostics []config.Diagnostic `json:"diagnostics"`
 }
 
 type dryHookJSON struct {
@@ -209,7 +212,7 @@ type dryHookJSON struct {
 func dryRun(ios *iostreams.IOStreams, e *hooks.Engine, event, tool string, wire *pyjson.Object, hs []hooks.ShellHook, asJSON bool) error {
 	if asJSON {
 		out := dryRunJSON{HermesHome: e.Loc.Home, ConfigPath: nullableString(e.Loc.ConfigPath), Event: event,
-			DryRun: true, Payload: wire, Hooks: []dryHookJSON{}}
+			DryRun: true, Payload: wire, Hooks: []dryHookJSON{}, Diagnostics: e.Diagnostics()}
 		for _, h := range hs {
 			out.Hooks = append(out.Hooks, dryHookJSON{"shell", h.Command, nonNil(h.Argv), h.Approved, h.Timeout})
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/hermes-hooks/hermes/internal/allowlist"
 	"github.com/hermes-hooks/hermes/internal/hooks/gateway"
 	"github.com/hermes-hooks/hermes/internal/pyjson"
+	"github.com/hermes-hooks/hermes/internal/shell"
 )
 
 // Check statuses (SPEC §10.8). A fail is a problem; the others are not.
@@ -64,12 +65,13 @@ func (e *Engine) Doctor(ctx context.Context, list *allowlist.List, parallel int,
 	}
 	hs := e.ShellHooks(list)
 	reports := make([]HookReport, len(hs))
-	sem := make(chan struct{}, parallel)
+	sem := make(chan struct{}, 1)
 	var wg sync.WaitGroup
 	for i, h := range hs {
 		reports[i] = e.staticChecks(h)
-		if !h.Trusted || h.ParseErr != nil {
-			reports[i].add("smoke", CheckSkip, "skipped JSON smoke test (%s)", smokeSkipReason(h))
+		if reason := smokeSkipReason(h); reason != "" {
+			reports[i].add("smoke", CheckSkip, "skipped JSON smoke test (%s)", reason)
+			e.lint(h, nil, &reports[i])
 			continue
 		}
 		wg.Add(1)
@@ -87,14 +89,21 @@ func (e *Engine) Doctor(ctx context.Context, list *allowlist.List, parallel int,
 	return reports
 }
 
+// smokeSkipReason says why a hook gets no smoke run, "" when it gets one:
+// only a hook run-event would fire without asking is run, and only when it
+// can start (its failure to is already a problem of its own).
 func smokeSkipReason(h ShellHook) string {
 	switch {
 	case h.ParseErr != nil:
 		return "the command cannot be parsed"
+	case !h.Approved:
+		return "not approved: doctor never runs an unapproved hook"
 	case h.Blocked():
 		return "script modified since approval: not run until re-approved"
+	case h.ExecErr != nil:
+		return "script missing or not executable"
 	}
-	return "not approved: doctor never runs an unapproved hook"
+	return ""
 }
 
 func (e *Engine) staticChecks(h ShellHook) HookReport {
@@ -105,7 +114,8 @@ func (e *Engine) staticChecks(h ShellHook) HookReport {
 		r.add("executable", CheckOK, "script %s exists and can run", h.Script)
 	}
 	if !h.Approved {
-		r.add("approved", CheckFail, "not allowlisted — hook will NOT fire (approve with: hermes hooks accept)")
+		r.add("approved", CheckFail, "not allowlisted — hook will NOT fire (review it, then approve with: hermes hooks accept %s --event %s --yes)",
+			quote(h.Command), h.Event)
 	} else {
 		via := ""
 		if h.Approval.ApprovedVia != "" {
@@ -114,8 +124,10 @@ func (e *Engine) staticChecks(h ShellHook) HookReport {
 		r.add("approved", CheckOK, "approved_at: %s%s", h.Approval.ApprovedAt, via)
 		r.Checks = append(r.Checks, driftCheck(h))
 	}
-	if h.Script != "" && h.ExecErr == nil {
-		r.Checks = append(r.Checks, permissionCheck(h.Script))
+	if h.hasScriptFile() {
+		if c, ok := permissionCheck(h.Script); ok {
+			r.Checks = append(r.Checks, c)
+		}
 	}
 	return r
 }
@@ -130,55 +142,66 @@ func driftCheck(h ShellHook) Check {
 	if !h.Fingerprint.Mtime.IsZero() {
 		now = allowlist.FormatTime(h.Fingerprint.Mtime)
 	}
+	reapprove := fmt.Sprintf("hermes hooks accept %s --event %s --yes", quote(h.Command), h.Event)
+	review := "review with: hermes hooks diff " + quote(h.Command) + ", then re-approve with: " + reapprove
+	unpinned := h.Approval.ScriptSHA256 == ""
 	switch h.Drift {
 	case allowlist.DriftModified:
 		c.Status = CheckFail
-		c.Message = fmt.Sprintf("script modified since approval (approved mtime %s, now %s); review with: hermes hooks diff '%s'",
-			recorded, now, strings.ReplaceAll(h.Command, "'", `'\''`))
-		if !h.Pinned {
-			c.Message += " (not pinned: it still fires)"
+		c.Message = fmt.Sprintf("script modified since approval (approved mtime %s, now %s): ", recorded, now)
+		switch {
+		case unpinned:
+			c.Message += "approved without a content hash (by the Hermes agent?), so it still fires and there is no snapshot to diff; review the script, then pin it with: " + reapprove
+		case !h.Pinned:
+			c.Message += "hooks_pin_scripts is false, so it still fires; " + review
+		default:
+			c.Message += "run-event skips it until it is re-approved; " + review
 		}
+		return c
 	case allowlist.DriftTouched:
 		c.Status, c.Message = CheckInfo, fmt.Sprintf("script touched (mtime %s, approved %s) but its content is unchanged", now, recorded)
 	case allowlist.DriftMissing:
-		c.Status, c.Message = CheckWarn, "the script cannot be read now, nothing to compare"
+		c.Status, c.Message = CheckWarn, "the script cannot be read now: nothing to compare"
 	case allowlist.DriftUnknown:
 		c.Status, c.Message = CheckInfo, "nothing recorded at approval to compare with"
 	default:
 		c.Status, c.Message = CheckOK, "script unchanged since approval"
 	}
-	if h.Approval.ScriptSHA256 == "" && c.Status != CheckFail {
+	if unpinned && h.Drift != allowlist.DriftMissing {
 		c.Status = CheckInfo
-		c.Message += "; approved without a content hash (by the agent?): re-approve with 'hermes hooks accept' to pin it"
+		c.Message += "; approved without a content hash (by the Hermes agent?): to pin it, re-approve with: " + reapprove
 	}
 	return c
 }
 
+// quote single-quotes s for a copy-pasteable command line.
+func quote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+
 // permissionCheck flags a script someone else could change: writable by
 // group or others, or in a folder others may write to without the sticky
-// bit.
-func permissionCheck(script string) Check {
-	c := Check{Name: "permissions", Status: CheckOK, Message: "only you can change the script"}
+// bit. ok is false when the script cannot be stat'ed (the executable check
+// already says so).
+func permissionCheck(script string) (c Check, ok bool) {
 	real, err := filepath.EvalSymlinks(script)
 	if err != nil {
 		real = script
 	}
 	fi, err := os.Stat(real)
 	if err != nil {
-		return Check{"permissions", CheckWarn, fmt.Sprintf("cannot stat %s: %v", real, err)}
+		return Check{}, false
 	}
 	if fi.Mode().Perm()&0o022 != 0 {
-		return Check{"permissions", CheckFail, fmt.Sprintf("%s is writable by group or others (mode %s): someone else could change an approved script; run chmod go-w on it", real, fi.Mode().Perm())}
+		return Check{"permissions", CheckFail, fmt.Sprintf("%s is writable by group or others (mode %s): someone else could change an approved script; run chmod go-w on it", real, fi.Mode().Perm())}, true
 	}
 	dir := filepath.Dir(real)
 	if di, err := os.Stat(dir); err == nil && di.Mode().Perm()&0o002 != 0 && di.Mode()&os.ModeSticky == 0 {
-		return Check{"permissions", CheckFail, fmt.Sprintf("its folder %s is writable by others without the sticky bit (mode %s): someone else could replace the script", dir, di.Mode().Perm())}
+		return Check{"permissions", CheckFail, fmt.Sprintf("its folder %s is writable by others without the sticky bit (mode %s): someone else could replace the script; run chmod o-w on it", dir, di.Mode())}, true
 	}
-	return c
+	return Check{"permissions", CheckOK, "only you can change the script"}, true
 }
 
 // smoke runs an approved hook once with the event's synthetic payload and
-// judges its answer.
+// judges its answer, then lints it.
 func (e *Engine) smoke(ctx context.Context, h ShellHook, r *HookReport) {
 	ev, _ := e.Catalogue.Lookup(h.Event)
 	fields := e.Payload(ev, nil, true)
@@ -191,22 +214,44 @@ func (e *Engine) smoke(ctx context.Context, h ShellHook, r *HookReport) {
 	case res.Err != "":
 		r.add("smoke", CheckFail, "smoke run failed to start: %s", res.Err)
 	case out == "":
-		r.add("smoke", CheckOK, "smoke run: no output (an observer), %.3fs", res.ElapsedSeconds())
+		r.add("smoke", CheckOK, "smoke run: no output (an observer)")
 	default:
 		v, err := pyjson.Decode([]byte(out))
 		if err != nil {
 			r.add("smoke", CheckFail, "smoke run printed output that is not valid JSON: %s", cut(out, 120))
 			break
 		}
-		r.add("smoke", CheckOK, "smoke run answered valid JSON, %.3fs", res.ElapsedSeconds())
-		if obj, ok := v.(*pyjson.Object); ok && obj.Len() > 0 && run.Eval.Answer == nil {
+		r.add("smoke", CheckOK, "smoke run answered valid JSON")
+		obj, isObj := v.(*pyjson.Object)
+		switch {
+		case !isObj:
+			r.add("smoke", CheckWarn, "the answer %s is not a JSON object: the agent ignores it", cut(out, 120))
+		case obj.Len() > 0 && run.Eval.Answer == nil:
 			r.add("smoke", CheckWarn, "the answer %s means nothing on %s (see 'hermes hooks events')", cut(obj.String(), 120), h.Event)
 		}
 	}
-	if !h.TimeoutSet && ev.Blocking {
+	if code := res.ExitCode; code != nil && *code != 0 && !(ev.Blocking && (*code == 1 || *code == 2)) {
+		msg := fmt.Sprintf("smoke run exited %d", *code)
+		if stderr := strings.TrimSpace(res.Stderr); stderr != "" {
+			msg += ": " + cut(stderr, 120)
+		}
+		r.add("smoke", CheckWarn, "%s", msg)
+	}
+	e.lint(h, &res, r)
+}
+
+// lint adds the warnings that are not problems: a blocking hook without an
+// explicit timeout, and one that exits 1 on the smoke run (res, nil when it
+// was not run).
+func (e *Engine) lint(h ShellHook, res *shell.Result, r *HookReport) {
+	ev, _ := e.Catalogue.Lookup(h.Event)
+	if !ev.Blocking {
+		return
+	}
+	if !h.TimeoutSet {
 		r.add("lint", CheckWarn, "blocking hook without an explicit timeout: the agent waits up to %ds", h.Timeout)
 	}
-	if res.ExitCode != nil && *res.ExitCode == 1 && ev.Blocking {
+	if res != nil && res.ExitCode != nil && *res.ExitCode == 1 {
 		r.add("lint", CheckWarn, "exited 1 on the smoke run: exit 2 blocks a tool call, 1 does not")
 	}
 }
@@ -218,40 +263,79 @@ func cut(s string, n int) string {
 	return s
 }
 
-// gatewayChecks checks one gateway hook without running it.
+// gatewayChecks checks one gateway hook without running it: HOOK.yaml,
+// its events, the handler (handle(event_type, context), found by parsing),
+// and the Python that would run it. A disabled hook is only noted.
 func (e *Engine) gatewayChecks(ctx context.Context, g gateway.Hook, python string, pyErr error) HookReport {
 	r := HookReport{Kind: "gateway", Name: g.Name}
-	var yamlProblems []string
+	manifest := filepath.Join(g.Dir, gateway.ManifestName)
+	if !g.Enabled {
+		r.add("hook_yaml", CheckInfo, "%s: disabled (enabled: false): not loaded", manifest)
+		return r
+	}
+	// Discovery files a missing handler among the folder's problems; it is
+	// the handler check's business here.
+	var yamlProblems, handlerProblems []string
 	for _, p := range g.Problems {
-		yamlProblems = append(yamlProblems, p)
+		if strings.HasPrefix(p, "missing handler.py") {
+			handlerProblems = append(handlerProblems, p)
+		} else {
+			yamlProblems = append(yamlProblems, p)
+		}
+	}
+	var eventWarnings, otherWarnings []string
+	for _, w := range g.Warnings {
+		if strings.HasPrefix(w, "HOOK.yaml events") {
+			eventWarnings = append(eventWarnings, w)
+		} else {
+			otherWarnings = append(otherWarnings, w)
+		}
+	}
+	yamlOK := len(yamlProblems) == 0
+	switch {
+	case !yamlOK:
+		r.add("hook_yaml", CheckFail, "%s: %s", manifest, strings.Join(yamlProblems, "; "))
+	case len(otherWarnings) > 0:
+		r.add("hook_yaml", CheckWarn, "%s: %s", manifest, strings.Join(otherWarnings, "; "))
+	default:
+		r.add("hook_yaml", CheckOK, "%s is valid", manifest)
 	}
 	switch {
-	case !g.Enabled:
-		r.add("hook_yaml", CheckInfo, "disabled (enabled: false): not loaded")
-		return r
-	case len(yamlProblems) > 0:
-		r.add("hook_yaml", CheckFail, "%s", strings.Join(yamlProblems, "; "))
-		return r
-	default:
-		r.add("hook_yaml", CheckOK, "%s is valid", filepath.Join(g.Dir, gateway.ManifestName))
-	}
-	if len(g.Warnings) > 0 {
-		r.add("events", CheckWarn, "%s", strings.Join(g.Warnings, "; "))
-	} else {
+	case len(eventWarnings) > 0:
+		r.add("events", CheckWarn, "%s", strings.Join(eventWarnings, "; "))
+	case yamlOK:
 		r.add("events", CheckOK, "events known: %s", strings.Join(g.Events, ", "))
 	}
-	if g.Handler == gateway.HandlerPy {
-		if pyErr != nil {
+
+	switch g.Handler {
+	case "":
+		why := "no handler: add handler.py defining handle(event_type, context), or an executable named handler"
+		if len(handlerProblems) > 0 {
+			why = strings.Join(handlerProblems, "; ")
+		}
+		r.add("handler", CheckFail, "%s: %s", g.Dir, why)
+		return r
+	case gateway.HandlerPy:
+		if pyErr != nil || python == "" {
+			r.add("handler", CheckSkip, "%s present; handle(event_type, context) not checked: no Python to parse it", g.HandlerPath())
+			if pyErr == nil {
+				pyErr = &gateway.PythonError{}
+			}
 			r.add("python", CheckFail, "%v", pyErr)
 			return r
 		}
-		r.add("python", CheckOK, "python: %s", python)
 	}
 	runner := &gateway.Runner{Python: python, Exec: e.Runner}
-	if err := runner.Check(ctx, g); err != nil {
+	switch err := runner.Check(ctx, g); {
+	case err != nil:
 		r.add("handler", CheckFail, "%v", err)
-	} else {
+	case g.Handler == gateway.HandlerExec:
+		r.add("handler", CheckOK, "%s is an executable handler", g.HandlerPath())
+	default:
 		r.add("handler", CheckOK, "%s defines handle(event_type, context)", g.HandlerPath())
+	}
+	if g.Handler == gateway.HandlerPy {
+		r.add("python", CheckOK, "python: %s", python)
 	}
 	return r
 }

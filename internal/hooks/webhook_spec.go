@@ -131,8 +131,10 @@ func (p *parser) webhookEvents(w *Webhook, path string, line int, f map[string]c
 		switch {
 		case iv.Kind != config.KindString:
 			p.warn(ipath, item.Line, "an event name must be a string, got %s; dropped", iv.Describe())
+		case IsGatewayEvent(name):
+			p.warn(ipath, item.Line, "%q is a gateway event: webhooks are delivered for shell events only; dropped", name)
 		case !p.cat.Has(name):
-			p.warn(ipath, item.Line, "%s; dropped", p.unknownEvent(name))
+			p.warn(ipath, item.Line, "%s (dropped from this webhook)", p.unknownEvent(name))
 		case !seen[name]:
 			seen[name] = true
 			w.Events = append(w.Events, name)

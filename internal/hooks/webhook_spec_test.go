@@ -61,9 +61,9 @@ func TestParseWebhooks(t *testing.T) {
     - url: https://a.test
       events: [post_tol_call, 3, agent:start, on_session_end, on_session_end]
 `, webhooks: []string{`[0] https://a.test https://a.test ev=on_session_end m=- t=10 secret="" env= signed=false @3`},
-			diags: []string{`hooks.outbound[0].events[0]@4: unknown hook event "post_tol_call" — did you mean "post_tool_call"?; dropped`,
+			diags: []string{`hooks.outbound[0].events[0]@4: unknown hook event "post_tol_call" — did you mean "post_tool_call"? (dropped from this webhook)`,
 				"hooks.outbound[0].events[1]@4: an event name must be a string, got 3; dropped",
-				`hooks.outbound[0].events[2]@4: "agent:start" is a gateway event`}},
+				`hooks.outbound[0].events[2]@4: "agent:start" is a gateway event: webhooks are delivered for shell events only; dropped`}},
 		{name: "no valid event left", outbound: "\n    - url: https://a.test\n      events: [nope_zzz]\n",
 			diags: []string{`hooks.outbound[0].events[0]@4: unknown hook event "nope_zzz"`,
 				"hooks.outbound[0].events@4: webhook has no valid event left; skipped"}},

@@ -1,0 +1,231 @@
+package cli
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/spf13/viper"
+
+	"github.com/hermes-hooks/hermes/internal/config"
+	"github.com/hermes-hooks/hermes/internal/iostreams"
+	"github.com/hermes-hooks/hermes/internal/shell"
+)
+
+// fixedNow is the clock of the test factory.
+var fixedNow = time.Date(2026, 11, 29, 10, 11, 12, 345678000, time.UTC)
+
+// cliHarness is a Factory on buffers with a HERMES_HOME in a temporary
+// folder (given through the environment, as a user would).
+type cliHarness struct {
+	f        *Factory
+	ios      *iostreams.IOStreams
+	out, err *bytes.Buffer
+	home     string // HERMES_HOME
+	userHome string
+	prompter *scriptedPrompter
+}
+
+func newHarness(t *testing.T) *cliHarness {
+	t.Helper()
+	userHome := t.TempDir()
+	home := filepath.Join(userHome, ".hermes")
+	if err := os.MkdirAll(home, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ios, _, out, errOut := iostreams.Test()
+	p := &scriptedPrompter{t: t}
+	f := &Factory{
+		IO:       ios,
+		Env:      config.MapEnv(map[string]string{"HERMES_HOME": home}),
+		Environ:  func() []string { return []string{"PATH=/usr/bin:/bin"} },
+		UserHome: func() string { return userHome },
+		Runner:   shell.Exec{},
+		Now:      func() time.Time { return fixedNow },
+		Settings: viper.New(),
+		Prompter: p,
+	}
+	return &cliHarness{f: f, ios: ios, out: out, err: errOut, home: home, userHome: userHome, prompter: p}
+}
+
+// write creates a file under HERMES_HOME (folders included).
+func (h *cliHarness) write(t *testing.T, rel, content string, mode os.FileMode) string {
+	t.Helper()
+	p := filepath.Join(h.home, rel)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), mode); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// run executes `hermes args...` through the real command tree and returns
+// the exit code HandleError gives, as main would.
+func (h *cliHarness) run(args ...string) int {
+	root := NewRootCmd(h.f)
+	root.SetArgs(args)
+	return HandleError(h.ios, root.Execute())
+}
+
+// scriptedPrompter answers from queued values and records what it was
+// asked; an unexpected question fails the test.
+type scriptedPrompter struct {
+	t        *testing.T
+	confirms []bool
+	picks    [][]int
+	asked    []string // messages of every question, in order
+	options  [][]string
+	defaults []bool
+}
+
+func (p *scriptedPrompter) Confirm(message, help string, def bool) (bool, error) {
+	p.asked = append(p.asked, message)
+	p.defaults = append(p.defaults, def)
+	if len(p.confirms) == 0 {
+		p.t.Errorf("unexpected Confirm(%q)", message)
+		return false, errors.New("no answer scripted")
+	}
+	a := p.confirms[0]
+	p.confirms = p.confirms[1:]
+	return a, nil
+}
+
+func (p *scriptedPrompter) MultiSelect(message string, options []string, description func(int) string) ([]int, error) {
+	p.asked = append(p.asked, message)
+	p.options = append(p.options, options)
+	if len(p.picks) == 0 {
+		p.t.Errorf("unexpected MultiSelect(%q, %q)", message, options)
+		return nil, errors.New("no answer scripted")
+	}
+	a := p.picks[0]
+	p.picks = p.picks[1:]
+	return a, nil
+}
+
+func TestHandleErrorExitCodes(t *testing.T) {
+	tests := []struct {
+		name    string
+		err     error
+		code    int
+		wantErr string // substring of stderr; "" means stderr stays empty
+	}{
+		{"nil", nil, ExitOK, ""},
+		{"usage", usageErrorf("--force needs --event"), ExitUsage, "--force needs --event\nRun 'hermes --help' for usage."},
+		{"cobra unknown flag", errors.New("unknown flag: --bogus"), ExitUsage, "unknown flag: --bogus"},
+		{"silent", SilentError, ExitFailed, ""},
+		{"wrapped silent", fmt.Errorf("x: %w", SilentError), ExitFailed, ""},
+		{"exit code", &ExitError{Code: ExitBlocked}, ExitBlocked, ""},
+		{"cancel", CancelError, ExitInterrupted, "interrupted"},
+		{"profile", &config.ProfileError{Name: "x", Dir: "/r/profiles/x", Source: "--profile"}, ExitUsage,
+			`profile "x" does not exist (looked in /r/profiles/x)`},
+		{"yaml", &config.SyntaxError{Path: "/h/config.yaml", Line: 4, Msg: "bad"}, ExitUsage, "/h/config.yaml:4: invalid YAML: bad"},
+		{"io", errors.New("cannot save the allowlist: disk full"), ExitFailed, "cannot save the allowlist: disk full"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ios, _, _, errOut := iostreams.Test()
+			if got := HandleError(ios, tt.err); got != tt.code {
+				t.Errorf("HandleError(%v) = %d, want %d", tt.err, got, tt.code)
+			}
+			if tt.wantErr == "" && errOut.Len() > 0 {
+				t.Errorf("stderr = %q, want nothing", errOut)
+			}
+			if !strings.Contains(errOut.String(), tt.wantErr) {
+				t.Errorf("stderr = %q, want it to contain %q", errOut, tt.wantErr)
+			}
+		})
+	}
+}
+
+func TestRootUnknownHooksSubcommandSuggests(t *testing.T) {
+	h := newHarness(t)
+	if code := h.run("hooks", "lsit"); code != ExitUsage {
+		t.Fatalf("exit code = %d, want %d", code, ExitUsage)
+	}
+	if want := "unknown command \"lsit\" for \"hermes hooks\"\n\nDid you mean this?\n\tlist\n"; !strings.Contains(h.err.String(), want) {
+		t.Errorf("stderr = %q, want it to contain %q", h.err, want)
+	}
+	if h.out.Len() > 0 {
+		t.Errorf("stdout = %q, want nothing", h.out)
+	}
+}
+
+func TestRootHelpPrintsExitCodes(t *testing.T) {
+	for _, args := range [][]string{{"--help"}, {"hooks", "--help"}, {"hooks"}} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			h := newHarness(t)
+			if code := h.run(args...); code != ExitOK {
+				t.Fatalf("exit code = %d, want 0; stderr: %s", code, h.err)
+			}
+			if !strings.Contains(h.out.String(), exitCodeTable) {
+				t.Errorf("help does not hold the exit-code table:\n%s", h.out)
+			}
+		})
+	}
+}
+
+func TestVersion(t *testing.T) {
+	h := newHarness(t)
+	if code := h.run("version"); code != ExitOK {
+		t.Fatalf("exit code = %d", code)
+	}
+	if got, want := h.out.String(), "hermes "+Version+"\n"; got != want {
+		t.Errorf("version printed %q, want %q", got, want)
+	}
+}
+
+func TestCompletionScripts(t *testing.T) {
+	for sh, marker := range map[string]string{"bash": "__start_hermes", "zsh": "#compdef hermes", "fish": "complete -c hermes"} {
+		t.Run(sh, func(t *testing.T) {
+			h := newHarness(t)
+			if code := h.run("completion", sh); code != ExitOK {
+				t.Fatalf("exit code = %d; stderr: %s", code, h.err)
+			}
+			if !strings.Contains(h.out.String(), marker) {
+				t.Errorf("completion %s lacks %q", sh, marker)
+			}
+		})
+	}
+	h := newHarness(t)
+	if code := h.run("completion", "tcsh"); code != ExitUsage {
+		t.Errorf("completion tcsh: exit code = %d, want %d", code, ExitUsage)
+	}
+}
+
+func TestCompleteCommandsAndEvents(t *testing.T) {
+	h := newHarness(t)
+	h.write(t, "config.yaml", `hooks:
+  pre_tool_call:
+    - command: /bin/echo b
+    - command: /bin/echo a
+  post_tool_call:
+    - command: /bin/echo a
+`, 0o644)
+	if code := h.run("__complete", "hooks", "accept", ""); code != ExitOK {
+		t.Fatalf("exit code = %d; stderr: %s", code, h.err)
+	}
+	if got, want := h.out.String(), "/bin/echo a\n/bin/echo b\n:4\n"; got != want {
+		t.Errorf("accept completions = %q, want %q (sorted, each command once)", got, want)
+	}
+
+	h.out.Reset()
+	if code := h.run("__complete", "hooks", "test", "subagent_"); code != ExitOK {
+		t.Fatalf("exit code = %d", code)
+	}
+	if got, want := h.out.String(), "subagent_start\nsubagent_stop\n:4\n"; got != want {
+		t.Errorf("test completions = %q, want %q", got, want)
+	}
+
+	h.out.Reset()
+	h.run("__complete", "hooks", "test", "agent:")
+	if got, want := h.out.String(), "agent:end\nagent:start\nagent:step\n:4\n"; got != want {
+		t.Errorf("gateway completions = %q, want %q", got, want)
+	}
+}

@@ -2,11 +2,14 @@ package main
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/hermes-hooks/hermes/internal/cli"
 )
 
 // BenchmarkRunEventOverhead measures SPEC §12's first quality bar: the
@@ -90,4 +93,33 @@ func BenchmarkRunEventOverhead(b *testing.B) {
 func lastLine(out []byte) []byte {
 	lines := bytes.Split(bytes.TrimRight(out, "\n"), []byte("\n"))
 	return lines[len(lines)-1]
+}
+
+// BenchmarkRunEventInProcess is run-event's own work without process
+// start-up: load the config and allowlist, fire one approved trivial hook,
+// evaluate, append to the audit log, render.
+func BenchmarkRunEventInProcess(b *testing.B) {
+	home := b.TempDir()
+	script := filepath.Join(home, "hook.sh")
+	if err := os.WriteFile(script, []byte("#!/bin/sh\ncat >/dev/null\n"), 0o755); err != nil {
+		b.Fatal(err)
+	}
+	cfg := "hooks:\n  pre_tool_call:\n    - command: \"" + script + "\"\n"
+	if err := os.WriteFile(filepath.Join(home, "config.yaml"), []byte(cfg), 0o600); err != nil {
+		b.Fatal(err)
+	}
+	fire := func(args ...string) {
+		f := cli.NewFactory()
+		f.IO.Out, f.IO.ErrOut = io.Discard, io.Discard
+		root := cli.NewRootCmd(f)
+		root.SetArgs(append([]string{"--home", home}, args...))
+		if err := root.Execute(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	fire("--accept-hooks", "hooks", "run-event", "pre_tool_call")
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		fire("hooks", "run-event", "pre_tool_call")
+	}
 }

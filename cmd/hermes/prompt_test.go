@@ -48,8 +48,7 @@ type session struct {
 	screen  vt10x.Terminal
 	cmd     *exec.Cmd
 	raw     strings.Builder // every byte the program printed, as read
-	done    bool
-	code    int
+	done    bool            // the process was waited for
 }
 
 // startAtTerminal runs hermes with args at a fresh pseudo-terminal, with
@@ -186,13 +185,12 @@ func (s *session) wait() int {
 	var exit *exec.ExitError
 	switch {
 	case err == nil:
-		s.code = 0
+		return 0
 	case errors.As(err, &exit):
-		s.code = exit.ExitCode()
-	default:
-		s.t.Fatalf("hermes: %v", err)
+		return exit.ExitCode()
 	}
-	return s.code
+	s.t.Fatalf("hermes: %v", err)
+	return -1
 }
 
 // text is the screen as a person sees it, trailing blanks removed.
@@ -466,6 +464,9 @@ const threeHooksConfig = `hooks:
     - command: "~/.hermes/fresh.sh"
 `
 
+// threeHooksHome approves steady.sh and changed.sh off a terminal, then
+// changes changed.sh and adds fresh.sh to the config. It returns the home
+// and changed.sh's approval before the change.
 func threeHooksHome(t *testing.T) (home string, oldChanged approval) {
 	t.Helper()
 	home = newHome(t, `hooks:
@@ -496,7 +497,7 @@ func TestPromptAcceptPicksOne(t *testing.T) {
 	home, oldChanged := threeHooksHome(t)
 	dir := filepath.Join(home, ".hermes")
 	changedOption := "on_session_start  ~/.hermes/changed.sh --verbose  [modified since approval] - script: " + filepath.Join(dir, "changed.sh")
-	freshOption := "pre_llm_call  ~/.hermes/fresh.sh  [new] - script: " + filepath.Join(dir, "fresh.sh")
+	freshOption := "pre_llm_call  ~/.hermes/fresh.sh  [never approved] - script: " + filepath.Join(dir, "fresh.sh")
 
 	s := startAtTerminal(t, home, "hooks", "accept")
 	s.expect("> [ ]  "+changedOption, "  [ ]  "+freshOption)
@@ -634,4 +635,36 @@ func TestPromptRunEventReapprovalNoSnapshot(t *testing.T) {
 	s.shows("modified since approval", "no snapshot", "? Allow this hook to run? No")
 	// The reason there is no diff must not swallow the warning's line.
 	s.showsLine(credentialsWarning)
+}
+
+func TestPromptAcceptAllConfirms(t *testing.T) {
+	t.Parallel()
+	home, _ := threeHooksHome(t)
+	dir := filepath.Join(home, ".hermes")
+
+	// --all without --yes at a terminal lists the pending hooks and asks.
+	s := startAtTerminal(t, home, "hooks", "accept", "--all")
+	s.expect("Approve 2 hook(s)?")
+	s.atKeyboard()
+	s.send("y\r")
+	if code := s.wait(); code != 0 {
+		t.Fatalf("exit code %d, want 0; screen:\n%s", code, s.text())
+	}
+	s.shows(
+		"on_session_start  ~/.hermes/changed.sh --verbose  (script: "+filepath.Join(dir, "changed.sh")+")",
+		"pre_llm_call  ~/.hermes/fresh.sh  (script: "+filepath.Join(dir, "fresh.sh")+")",
+		"approved  on_session_start  ~/.hermes/changed.sh --verbose",
+		"approved  pre_llm_call  ~/.hermes/fresh.sh",
+	)
+	for _, a := range approvals(t, home) {
+		if a.Via != "accept" {
+			t.Errorf("%s approved_via %q, want accept", a.Command, a.Via)
+		}
+		if a.Command == "~/.hermes/changed.sh --verbose" && a.SHA256 != sha256Of(t, filepath.Join(dir, "changed.sh")) {
+			t.Errorf("changed.sh re-approved with sha256 %s, not the script's", a.SHA256)
+		}
+	}
+	if got := approvals(t, home); len(got) != 3 {
+		t.Errorf("allowlist has %d approvals, want 3: %+v", len(got), got)
+	}
 }

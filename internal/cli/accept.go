@@ -144,6 +144,8 @@ func acceptRun(cmd *cobra.Command, opts *acceptOptions) error {
 		if opts.JSON {
 			return writeJSON(ios.Out, acceptJSON{s.Loc.Home, nullableString(s.Loc.ConfigPath), []approvedHookJSON{}})
 		}
+		printLocation(ios.Out, s)
+		fmt.Fprintln(ios.Out)
 		switch {
 		case interactive:
 			fmt.Fprintln(ios.Out, "Nothing approved.")
@@ -187,7 +189,7 @@ func acceptRun(cmd *cobra.Command, opts *acceptOptions) error {
 		}
 	}
 
-	entries, warnings, err := s.Approve(chosen, allowlist.ViaAccept, opts.f.Now())
+	entries, warnings, err := s.ApprovePinned(chosen, allowlist.ViaAccept, opts.f.Now(), opts.SHA256)
 	printWarnings(ios, nil, warnings)
 	if err != nil {
 		return err
@@ -200,8 +202,10 @@ func acceptRun(cmd *cobra.Command, opts *acceptOptions) error {
 		return writeJSON(ios.Out, out)
 	}
 	cs := ios.Colors()
+	printLocation(ios.Out, s)
+	fmt.Fprintln(ios.Out)
 	for _, e := range entries {
-		hash := "no script hash (script unreadable)"
+		hash := "no hash recorded: the script cannot be read"
 		if e.ScriptSHA256 != "" {
 			hash = "sha256 " + e.ScriptSHA256[:12] + "…"
 		}

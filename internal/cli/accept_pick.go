@@ -7,14 +7,16 @@ import (
 )
 
 // pickPending shows the pending hooks as a multi-select and returns the
-// ones chosen.
+// ones chosen. Each option names the event, the command and why it is
+// pending; its description is the script that will run. The diffs of the
+// modified ones come first, so the person sees what changed before choosing.
 func pickPending(f *Factory, s *hooks.Setup, pend []hooks.ShellHook) ([]hooks.ShellHook, error) {
 	if len(pend) == 0 {
 		return nil, nil
 	}
 	options := make([]string, len(pend))
 	for i, h := range pend {
-		state := "new"
+		state := "never approved"
 		if h.Approved {
 			state = "modified since approval"
 		}

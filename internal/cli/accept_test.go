@@ -219,7 +219,7 @@ func TestAcceptPickerApprovesWhatIsPicked(t *testing.T) {
 	if len(h.prompter.options) != 1 || len(h.prompter.options[0]) != 2 {
 		t.Fatalf("picker options = %q, want the 2 pending hooks", h.prompter.options)
 	}
-	if o := h.prompter.options[0][1]; !strings.Contains(o, "post_tool_call") || !strings.Contains(o, "--post") || !strings.Contains(o, "[new]") {
+	if o := h.prompter.options[0][1]; !strings.Contains(o, "post_tool_call") || !strings.Contains(o, "--post") {
 		t.Errorf("option = %q", o)
 	}
 	if !strings.Contains(h.out.String(), "Commands run with your full user credentials. Only approve commands you trust.") {

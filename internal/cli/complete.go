@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/hermes-hooks/hermes/internal/allowlist"
 	"github.com/hermes-hooks/hermes/internal/hooks"
 )
 
@@ -50,6 +51,33 @@ func completeCommands(f *Factory) func(*cobra.Command, []string, string) ([]stri
 			if !seen[spec.Command] {
 				seen[spec.Command] = true
 				out = append(out, spec.Command)
+			}
+		}
+		return filterPrefix(out, toComplete), cobra.ShellCompDirectiveNoFileComp
+	}
+}
+
+// completeApprovedCommands completes the commands in the allowlist: what
+// revoke can remove, configured or not.
+func completeApprovedCommands(f *Factory) func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+	return func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+		if len(args) > 0 {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		loc, err := f.Locate(cmd)
+		if err != nil {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		list, _, err := allowlist.Open(loc.Home).Read()
+		if err != nil {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		seen := map[string]bool{}
+		var out []string
+		for _, e := range list.Approvals {
+			if !seen[e.Command] {
+				seen[e.Command] = true
+				out = append(out, e.Command)
 			}
 		}
 		return filterPrefix(out, toComplete), cobra.ShellCompDirectiveNoFileComp

@@ -89,7 +89,7 @@ func TestEventsRunHuman(t *testing.T) {
 		if got := strings.Contains(out, "\x1b["); got != tty {
 			t.Errorf("tty=%t: colour codes present = %t", tty, got)
 		}
-		plain := stripANSI(out)
+		plain := withoutSGR(out)
 		for _, want := range []string{
 			"HERMES_HOME: " + h.home + "\nConfig: none found",
 			"  pre_tool_call (tool event: matcher honoured; blocking)\n",
@@ -104,8 +104,8 @@ func TestEventsRunHuman(t *testing.T) {
 	}
 }
 
-// stripANSI removes SGR colour sequences.
-func stripANSI(s string) string {
+// withoutSGR removes SGR colour sequences.
+func withoutSGR(s string) string {
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
 		if s[i] == 0x1b && i+1 < len(s) && s[i+1] == '[' {

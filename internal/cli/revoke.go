@@ -34,6 +34,7 @@ Exit 1 when no entry matched (the file is then left untouched).`,
 		},
 	}
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print JSON (see docs/json.md)")
+	cmd.ValidArgsFunction = completeApprovedCommands(f)
 	return cmd
 }
 
@@ -52,7 +53,8 @@ func revokeRun(cmd *cobra.Command, opts *revokeOptions) error {
 	}
 	ios := opts.f.IO
 	removed := 0
-	warnings, err := allowlist.Open(loc.Home).Update(func(l *allowlist.List) error {
+	store := allowlist.Open(loc.Home)
+	warnings, err := store.Update(func(l *allowlist.List) error {
 		removed = l.Revoke(opts.Command)
 		if removed == 0 {
 			return allowlist.ErrUnchanged
@@ -73,11 +75,12 @@ func revokeRun(cmd *cobra.Command, opts *revokeOptions) error {
 			noun = "entries"
 		}
 		fmt.Fprintf(ios.Out, "Removed %d allowlist %s for: %s\n", removed, noun, opts.Command)
-		fmt.Fprintf(ios.Out, "Allowlist: %s\n", allowlist.Open(loc.Home).Path)
-		fmt.Fprintln(ios.Out, "Note: agent processes already running keep the hooks they registered; restart them to drop it.")
+		fmt.Fprintf(ios.Out, "Allowlist: %s\n", store.Path)
+		fmt.Fprintln(ios.Out, "Note: agent processes already running keep the hooks they registered; restart them for this to apply.")
 	}
 	if removed == 0 {
-		fmt.Fprintf(ios.ErrOut, "No allowlist entry found for command: %s\n", opts.Command)
+		// Naming the file helps when the wrong home or profile was used.
+		fmt.Fprintf(ios.ErrOut, "No allowlist entry found for command: %s\nAllowlist: %s\n", opts.Command, store.Path)
 		return SilentError
 	}
 	return nil

@@ -111,7 +111,7 @@ func TestRevokeRunNothingMatched(t *testing.T) {
 		if !errors.Is(err, SilentError) {
 			t.Fatalf("json=%t: error = %v, want the silent error (exit 1)", asJSON, err)
 		}
-		if want := "No allowlist entry found for command: /bin/echo A\n"; h.err.String() != want {
+		if want := "No allowlist entry found for command: /bin/echo A\nAllowlist: " + p + "\n"; h.err.String() != want {
 			t.Errorf("json=%t: stderr = %q, want %q", asJSON, h.err, want)
 		}
 		got, _ := os.ReadFile(p)

@@ -215,6 +215,19 @@ func TestCompleteCommandsAndEvents(t *testing.T) {
 		t.Errorf("accept completions = %q, want %q (sorted, each command once)", got, want)
 	}
 
+	// revoke offers what the allowlist holds, configured or not.
+	h.write(t, "shell-hooks-allowlist.json", `{"approvals": [
+  {"command": "/opt/old.sh", "event": "pre_tool_call"},
+  {"command": "/bin/echo a", "event": "pre_tool_call"},
+  {"command": "/bin/echo a", "event": "post_tool_call"}]}`, 0o600)
+	h.out.Reset()
+	if code := h.run("__complete", "hooks", "revoke", ""); code != ExitOK {
+		t.Fatalf("exit code = %d; stderr: %s", code, h.err)
+	}
+	if got, want := h.out.String(), "/bin/echo a\n/opt/old.sh\n:4\n"; got != want {
+		t.Errorf("revoke completions = %q, want %q", got, want)
+	}
+
 	h.out.Reset()
 	if code := h.run("__complete", "hooks", "test", "subagent_"); code != ExitOK {
 		t.Fatalf("exit code = %d", code)

@@ -201,6 +201,8 @@ func renderDispatch(f *Factory, e *hooks.Engine, d *hooks.Dispatch, webhooks []w
 	for _, wh := range webhooks {
 		if wh.Error != nil {
 			fmt.Fprintf(w, "\n  %s webhook %s: %s (%d attempt(s))\n", cs.FailureIcon(), wh.URL, *wh.Error, wh.Attempts)
+		} else if *wh.StatusCode >= 300 {
+			fmt.Fprintf(w, "\n  %s webhook %s: HTTP %d (%d attempt(s))\n", cs.FailureIcon(), wh.URL, *wh.StatusCode, wh.Attempts)
 		} else {
 			fmt.Fprintf(w, "\n  %s webhook %s: HTTP %d (%d attempt(s))\n", cs.SuccessIcon(), wh.URL, *wh.StatusCode, wh.Attempts)
 		}

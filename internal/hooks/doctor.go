@@ -65,7 +65,7 @@ func (e *Engine) Doctor(ctx context.Context, list *allowlist.List, parallel int,
 	}
 	hs := e.ShellHooks(list)
 	reports := make([]HookReport, len(hs))
-	sem := make(chan struct{}, 1)
+	sem := make(chan struct{}, parallel)
 	var wg sync.WaitGroup
 	for i, h := range hs {
 		reports[i] = e.staticChecks(h)
@@ -74,10 +74,12 @@ func (e *Engine) Doctor(ctx context.Context, list *allowlist.List, parallel int,
 			e.lint(h, nil, &reports[i])
 			continue
 		}
+		// Taking the slot before starting the goroutine starts the runs in
+		// config order and keeps at most parallel goroutines alive.
+		sem <- struct{}{}
 		wg.Add(1)
 		go func(i int, h ShellHook) {
 			defer wg.Done()
-			sem <- struct{}{}
 			defer func() { <-sem }()
 			e.smoke(ctx, h, &reports[i])
 		}(i, h)

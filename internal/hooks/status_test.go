@@ -15,7 +15,7 @@ import (
 // trustHome is a HERMES_HOME (which is also the user's home, so ~/x.sh is
 // a script in it) for tests of approval, drift and pinning.
 type trustHome struct {
-	t   *testing.T
+	t   testing.TB
 	dir string
 }
 
@@ -27,7 +27,7 @@ var (
 
 // newTrustHome writes cfg as config.yaml and each script (mode 0755, mtime
 // approvedMtime).
-func newTrustHome(t *testing.T, cfg string, scripts map[string]string) *trustHome {
+func newTrustHome(t testing.TB, cfg string, scripts map[string]string) *trustHome {
 	t.Helper()
 	h := &trustHome{t: t, dir: t.TempDir()}
 	if err := os.WriteFile(filepath.Join(h.dir, "config.yaml"), []byte(cfg), 0o600); err != nil {

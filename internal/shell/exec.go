@@ -160,7 +160,8 @@ func (w *watch) untilDone(ctx, runCtx context.Context) string {
 				return "error"
 			}
 		case <-w.pipesDone:
-			w.closed = true
+			// A closed channel is always ready: nil it, or the loop spins.
+			w.closed, w.pipesDone = true, nil
 		case <-runCtx.Done():
 			if ctx.Err() != nil {
 				return "interrupted"
@@ -181,7 +182,8 @@ func (w *watch) closedWithin(grace time.Duration) bool {
 		case w.wr = <-w.waited:
 			w.exited = true
 		case <-w.pipesDone:
-			w.closed = true
+			// A closed channel is always ready: nil it, or the loop spins.
+			w.closed, w.pipesDone = true, nil
 		case <-timer.C:
 			return w.closed
 		}

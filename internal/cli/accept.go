@@ -135,7 +135,7 @@ func acceptRun(cmd *cobra.Command, opts *acceptOptions) error {
 			return usageErrorf("nothing to accept: give a COMMAND or --all (off a terminal, with --yes)")
 		}
 		interactive = true
-		chosen, err = pickPending(opts.f, s, pending(all))
+		chosen, err = pickPending(opts.f, s, pending(all), opts.JSON)
 		if err != nil {
 			return err
 		}
@@ -173,8 +173,17 @@ func acceptRun(cmd *cobra.Command, opts *acceptOptions) error {
 		if !ios.CanPrompt() {
 			return usageErrorf("approving %d hook(s) off a terminal needs --yes (hooks run with your full user credentials)", len(chosen))
 		}
+		// Prompts talk on the terminal; with --json, stdout is kept for the
+		// JSON document.
+		w := ios.Out
+		if opts.JSON {
+			w = ios.ErrOut
+		}
 		for _, h := range chosen {
-			fmt.Fprintf(ios.ErrOut, "  %s  %s  (script: %s)\n", h.Event, h.Command, orNone(h.Script))
+			fmt.Fprintf(w, "  %s  %s  (script: %s)\n", h.Event, h.Command, orNone(h.Script))
+			if h.Approved && h.Drift == allowlist.DriftModified {
+				fmt.Fprint(w, scriptDiff(opts.f, s, h))
+			}
 		}
 		ok, err := opts.f.Prompter.Confirm(fmt.Sprintf("Approve %d hook(s)? Commands run with your full user credentials.", len(chosen)), "", false)
 		if err != nil {

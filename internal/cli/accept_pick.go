@@ -10,7 +10,8 @@ import (
 // ones chosen. Each option names the event, the command and why it is
 // pending; its description is the script that will run. The diffs of the
 // modified ones come first, so the person sees what changed before choosing.
-func pickPending(f *Factory, s *hooks.Setup, pend []hooks.ShellHook) ([]hooks.ShellHook, error) {
+// With asJSON they go to stderr, keeping stdout for the JSON document.
+func pickPending(f *Factory, s *hooks.Setup, pend []hooks.ShellHook, asJSON bool) ([]hooks.ShellHook, error) {
 	if len(pend) == 0 {
 		return nil, nil
 	}
@@ -23,11 +24,15 @@ func pickPending(f *Factory, s *hooks.Setup, pend []hooks.ShellHook) ([]hooks.Sh
 		options[i] = fmt.Sprintf("%s  %s  [%s]", h.Event, h.Command, state)
 	}
 	describe := func(i int) string { return "script: " + orNone(pend[i].Script) }
-	fmt.Fprintln(f.IO.Out, "Commands run with your full user credentials. Only approve commands you trust.")
+	w := f.IO.Out
+	if asJSON {
+		w = f.IO.ErrOut
+	}
+	fmt.Fprintln(w, "Commands run with your full user credentials. Only approve commands you trust.")
 	for _, h := range pend {
 		if h.Approved {
 			if d := scriptDiff(f, s, h); d != "" {
-				fmt.Fprintf(f.IO.Out, "\n%s (%s) changed since approval:\n%s\n", h.Command, h.Event, d)
+				fmt.Fprintf(w, "\n%s (%s) changed since approval:\n%s\n", h.Command, h.Event, d)
 			}
 		}
 	}

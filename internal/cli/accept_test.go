@@ -116,11 +116,11 @@ func TestAcceptAtTerminalAsksAndNoWritesNothing(t *testing.T) {
 	if h.prompter.defaults[0] {
 		t.Error("the question defaults to yes; it must default to No")
 	}
-	// Each hook is shown before the question.
+	// Each hook is shown on the terminal before the question.
 	for _, want := range []string{"pre_tool_call  ~/.hermes/agent-hooks/guard.sh  (script: " + h.home + "/agent-hooks/guard.sh)",
 		"post_tool_call  ~/.hermes/agent-hooks/guard.sh --post"} {
-		if !strings.Contains(h.err.String(), want) {
-			t.Errorf("stderr = %q, want it to show %q", h.err, want)
+		if !strings.Contains(h.out.String(), want) {
+			t.Errorf("stdout = %q, want it to show %q", h.out, want)
 		}
 	}
 	if !strings.Contains(h.err.String(), "Nothing approved.") {

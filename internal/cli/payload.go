@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -43,6 +44,11 @@ func (p *payloadFlags) args(cmd *cobra.Command, args []string) error {
 	}
 	if len(args) > 2 || len(args) == 2 && args[1] != "-" {
 		return usageErrorf("%s takes one event and optionally - (payload on stdin), got %q", cmd.CommandPath(), args[1:])
+	}
+	for _, name := range []string{"payload", "payload-file"} {
+		if v, _ := cmd.Flags().GetString(name); cmd.Flags().Changed(name) && strings.TrimSpace(v) == "" {
+			return usageErrorf("--%s is empty: give a JSON object (fields or wire shape)", name)
+		}
 	}
 	p.Stdin = len(args) == 2
 	if p.Stdin && (p.File != "" || p.JSON != "") {

@@ -120,6 +120,8 @@ func TestNewCmdTestArgs(t *testing.T) {
 		{args: []string{"x", "-", "--payload", "{}"}, wantErr: "give the payload one way"},
 		{args: []string{"x", "--payload", "{}", "--payload-file", "f"}, wantErr: "payload"},
 		{args: []string{"x", "--timeout", "0s"}, wantErr: "--timeout must be positive"},
+		{args: []string{"x", "--payload", ""}, wantErr: "--payload is empty"},
+		{args: []string{"x", "--payload-file", " "}, wantErr: "--payload-file is empty"},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {

@@ -195,5 +195,9 @@ func expandTilde(p, userHome string) string {
 			return filepath.Join(userHome, rest)
 		}
 	}
+	// Absolute, so every report names the file unambiguously.
+	if abs, err := filepath.Abs(p); err == nil {
+		return abs
+	}
 	return filepath.Clean(p)
 }

@@ -29,7 +29,8 @@ func System() *IOStreams {
 	s.stdinTTY = isTerminal(os.Stdin)
 	s.stdoutTTY = isTerminal(os.Stdout)
 	s.stderrTTY = isTerminal(os.Stderr)
-	if _, ok := os.LookupEnv("NO_COLOR"); ok {
+	// no-color.org: present and not empty.
+	if os.Getenv("NO_COLOR") != "" {
 		s.noColor = true
 	}
 	return s

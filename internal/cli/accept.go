@@ -88,6 +88,8 @@ type approvedHookJSON struct {
 }
 
 func acceptRun(cmd *cobra.Command, opts *acceptOptions) error {
+	// With --json, prompts talk on stderr so stdout is only the document.
+	opts.f.IO.SetPromptOnStderr(opts.JSON)
 	s, err := opts.f.Load(cmd)
 	if err != nil {
 		return err
@@ -135,7 +137,7 @@ func acceptRun(cmd *cobra.Command, opts *acceptOptions) error {
 			return usageErrorf("nothing to accept: give a COMMAND or --all (off a terminal, with --yes)")
 		}
 		interactive = true
-		chosen, err = pickPending(opts.f, s, pending(all), opts.JSON)
+		chosen, err = pickPending(opts.f, s, pending(all))
 		if err != nil {
 			return err
 		}
@@ -173,12 +175,7 @@ func acceptRun(cmd *cobra.Command, opts *acceptOptions) error {
 		if !ios.CanPrompt() {
 			return usageErrorf("approving %d hook(s) off a terminal needs --yes (hooks run with your full user credentials)", len(chosen))
 		}
-		// Prompts talk on the terminal; with --json, stdout is kept for the
-		// JSON document.
-		w := ios.Out
-		if opts.JSON {
-			w = ios.ErrOut
-		}
+		w := ios.PromptOut()
 		for _, h := range chosen {
 			fmt.Fprintf(w, "  %s  %s  (script: %s)\n", h.Event, h.Command, orNone(h.Script))
 			if h.Approved && h.Drift == allowlist.DriftModified {

@@ -10,8 +10,7 @@ import (
 // ones chosen. Each option names the event, the command and why it is
 // pending; its description is the script that will run. The diffs of the
 // modified ones come first, so the person sees what changed before choosing.
-// With asJSON they go to stderr, keeping stdout for the JSON document.
-func pickPending(f *Factory, s *hooks.Setup, pend []hooks.ShellHook, asJSON bool) ([]hooks.ShellHook, error) {
+func pickPending(f *Factory, s *hooks.Setup, pend []hooks.ShellHook) ([]hooks.ShellHook, error) {
 	if len(pend) == 0 {
 		return nil, nil
 	}
@@ -24,10 +23,7 @@ func pickPending(f *Factory, s *hooks.Setup, pend []hooks.ShellHook, asJSON bool
 		options[i] = fmt.Sprintf("%s  %s  [%s]", h.Event, h.Command, state)
 	}
 	describe := func(i int) string { return "script: " + orNone(pend[i].Script) }
-	w := f.IO.Out
-	if asJSON {
-		w = f.IO.ErrOut
-	}
+	w := f.IO.PromptOut()
 	fmt.Fprintln(w, "Commands run with your full user credentials. Only approve commands you trust.")
 	for _, h := range pend {
 		if h.Approved {

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 )
@@ -129,8 +130,12 @@ func TestRunEventPromptShowsDiffOfModifiedHook(t *testing.T) {
 		if code := h.run("hooks", "run-event", "pre_tool_call", "--json"); code != 0 {
 			t.Fatalf("exit %d: %s", code, h.err)
 		}
-		out := h.out.String()
-		for _, want := range []string{"command: ~/.hermes/guard.sh", "The script was modified since approval:", "-echo old\n+echo new\n",
+		// With --json the prompt talks on stderr; stdout is only the document.
+		if !json.Valid(h.out.Bytes()) {
+			t.Errorf("stdout is not one JSON document:\n%s", h.out)
+		}
+		out := h.err.String()
+		for _, want := range []string{"command: ~/.hermes/guard.sh", "needs re-approval (script modified since approval)", "    -echo old\n    +echo new\n",
 			"Commands run with your full user credentials. Only approve commands you trust."} {
 			if !strings.Contains(out, want) {
 				t.Errorf("prompt lacks %q:\n%s", want, out)
@@ -149,7 +154,7 @@ func TestRunEventPromptShowsDiffOfModifiedHook(t *testing.T) {
 		if wantVia := map[bool]string{false: "accept", true: "prompt"}[answer]; via != wantVia {
 			t.Errorf("answer %v: approved_via %q, want %q", answer, via, wantVia)
 		}
-		if skipped := strings.Contains(out, `"skip_reason": "modified since approval"`); skipped == answer {
+		if skipped := strings.Contains(h.out.String(), `"skip_reason": "modified since approval"`); skipped == answer {
 			t.Errorf("answer %v: skipped %v", answer, skipped)
 		}
 	}

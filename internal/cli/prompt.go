@@ -37,7 +37,7 @@ func (p *surveyPrompter) stdio() (survey.AskOpt, error) {
 	}
 	// survey only looks at NO_COLOR when it is non-empty, and knows nothing
 	// of --no-color: follow our own decision instead.
-	core.DisableColor = !p.io.ColorEnabled()
+	core.DisableColor = !p.io.ColorEnabled() || out != p.io.Out
 	errOut, isFile := p.io.ErrOut.(*os.File)
 	if !isFile {
 		errOut = out

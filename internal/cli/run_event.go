@@ -84,6 +84,8 @@ type webhookResultJSON struct {
 }
 
 func runEventRun(cmd *cobra.Command, opts *runEventOptions) error {
+	// With --json, prompts talk on stderr so stdout is only the document.
+	opts.f.IO.SetPromptOnStderr(opts.Output)
 	e, err := opts.f.Engine(cmd)
 	if err != nil {
 		return err
@@ -252,11 +254,15 @@ func consentFor(f *Factory, cmd *cobra.Command, e *hooks.Engine, localFlag bool)
 // promptApproval asks at the terminal whether a hook may run, showing what
 // it is and, when re-approving, how its script changed. Enter means No.
 func promptApproval(f *Factory, s *hooks.Setup, h hooks.ShellHook) (bool, error) {
-	w := f.IO.Out
-	fmt.Fprintf(w, "\nShell hook needs approval:\n  event:   %s\n  command: %s\n  script:  %s\n", h.Event, h.Command, orNone(h.Script))
+	w := f.IO.PromptOut()
+	title := "Shell hook needs approval:"
 	if h.Approved {
-		fmt.Fprintln(w, "  The script was modified since approval:")
-		fmt.Fprint(w, scriptDiff(f, s, h))
+		title = "Shell hook needs re-approval (script modified since approval):"
+	}
+	fmt.Fprintf(w, "\n%s\n  event:   %s\n  command: %s\n  script:  %s\n", title, h.Event, h.Command, orNone(h.Script))
+	if h.Approved {
+		fmt.Fprintln(w, "  What changed since approval:")
+		fmt.Fprintln(w, indent(scriptDiff(f, s, h), "    "))
 	}
 	fmt.Fprintln(w, "Commands run with your full user credentials. Only approve commands you trust.")
 	return f.Prompter.Confirm("Allow this hook to run?", "", false)

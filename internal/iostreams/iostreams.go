@@ -21,6 +21,9 @@ type IOStreams struct {
 	stdoutTTY bool
 	stderrTTY bool
 	noColor   bool
+	// promptOnStderr: prompts talk on stderr, keeping stdout for a
+	// machine-readable document (--json).
+	promptOnStderr bool
 }
 
 // System returns the process's streams.
@@ -53,17 +56,35 @@ func (s *IOStreams) SetNoColor(off bool) { s.noColor = s.noColor || off }
 // IsStdoutTTY reports whether stdout is a terminal.
 func (s *IOStreams) IsStdoutTTY() bool { return s.stdoutTTY }
 
+// SetPromptOnStderr makes prompts (and what is shown before them) use
+// stderr, so stdout carries only the --json document.
+func (s *IOStreams) SetPromptOnStderr(on bool) { s.promptOnStderr = on }
+
+// PromptOut is where a prompt and its context are written.
+func (s *IOStreams) PromptOut() io.Writer {
+	if s.promptOnStderr {
+		return s.ErrOut
+	}
+	return s.Out
+}
+
 // CanPrompt reports whether a person can answer a prompt: standard input
-// and output are both terminals.
-func (s *IOStreams) CanPrompt() bool { return s.stdinTTY && s.stdoutTTY }
+// and the prompt's output are both terminals.
+func (s *IOStreams) CanPrompt() bool {
+	if s.promptOnStderr {
+		return s.stdinTTY && s.stderrTTY
+	}
+	return s.stdinTTY && s.stdoutTTY
+}
 
 // ColorEnabled reports whether stdout may carry colour codes.
 func (s *IOStreams) ColorEnabled() bool { return s.stdoutTTY && !s.noColor }
 
-// Terminal returns the streams as files for a prompt library, when they are.
+// Terminal returns the prompt's input and output as files for a prompt
+// library, when they are terminals.
 func (s *IOStreams) Terminal() (in *os.File, out *os.File, ok bool) {
 	in, okIn := s.In.(*os.File)
-	out, okOut := s.Out.(*os.File)
+	out, okOut := s.PromptOut().(*os.File)
 	return in, out, okIn && okOut && s.CanPrompt()
 }
 

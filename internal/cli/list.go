@@ -93,11 +93,17 @@ func listRun(cmd *cobra.Command, opts *listOptions) error {
 	shellHooks := s.ShellHooks(list)
 	gw := s.GatewayHooks()
 	ios := opts.f.IO
-	printWarnings(ios, s.Diagnostics(), warnings)
+	// HOOK.yaml problems belong with the config's: on stderr and in
+	// diagnostics, besides each gateway hook's own problems.
+	diags := s.Diagnostics()
+	for _, g := range gw {
+		diags = append(diags, g.Diagnostics()...)
+	}
+	printWarnings(ios, diags, warnings)
 	if opts.JSON {
 		out := listJSON{HermesHome: s.Loc.Home, ConfigPath: nullableString(s.Loc.ConfigPath),
 			ShellHooks: []shellHookJSON{}, GatewayHooks: []gatewayHookJSON{}, OutboundWebhooks: []webhookJSON{},
-			Diagnostics: s.Diagnostics()}
+			Diagnostics: diags}
 		for _, h := range shellHooks {
 			out.ShellHooks = append(out.ShellHooks, shellHookToJSON(h))
 		}

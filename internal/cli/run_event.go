@@ -146,6 +146,9 @@ func runEventRun(cmd *cobra.Command, opts *runEventOptions) error {
 			webhooks = append(webhooks, webhookResultJSON{URL: r.URL, StatusCode: nonZero(r.StatusCode),
 				Attempts: r.Attempts, Error: nullableString(r.Error)})
 		}
+		if cmd.Context().Err() != nil {
+			return CancelError
+		}
 	}
 
 	if opts.Output {

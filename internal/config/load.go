@@ -275,3 +275,11 @@ func expandEnv(n *yaml.Node, env Env, seen map[*yaml.Node]bool) {
 		n.Tag, n.Style = "!!str", n.Style|yaml.TaggedStyle
 	}
 }
+
+// YAMLError gives the 1-based line (0 when unknown) and the message of an
+// error yaml.v3 returned for data, corrected as for config files, so other
+// YAML files (HOOK.yaml) report the same lines.
+func YAMLError(err error, data []byte) (line int, msg string) {
+	se := syntaxError(err, data)
+	return se.Line, se.Msg
+}

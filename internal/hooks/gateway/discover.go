@@ -7,8 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
-	"strconv"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -160,18 +158,25 @@ func isFile(path string) bool {
 	return err == nil && info.Mode().IsRegular()
 }
 
-var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+// unmarshal is yaml.Unmarshal that turns yaml.v3's rare panics on
+// malformed input into errors: a hook folder must never crash hermes.
+func unmarshal(data []byte, doc *yaml.Node) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("yaml: %v", r)
+		}
+	}()
+	return yaml.Unmarshal(data, doc)
+}
 
 func (h *Hook) parseManifest(data []byte, v *validator) {
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
-		msg := err.Error()
-		if m := yamlLine.FindStringSubmatch(msg); m != nil {
-			line, _ := strconv.Atoi(m[1]) // the regexp guarantees digits
-			h.problem(line, "invalid HOOK.yaml (line %d): %s", line, m[2])
+	if err := unmarshal(data, &doc); err != nil {
+		if line, msg := config.YAMLError(err, data); line > 0 {
+			h.problem(line, "invalid HOOK.yaml (line %d): %s", line, msg)
 		} else {
-			h.problem(0, "invalid HOOK.yaml: %s", strings.TrimPrefix(msg, "yaml: "))
+			h.problem(0, "invalid HOOK.yaml: %s", msg)
 		}
 		return
 	}

@@ -51,7 +51,7 @@ func TestDiscoverFolder(t *testing.T) {
 			wantHandler: HandlerPy},
 		{name: "invalid yaml", f: folder{yaml: "name: x\nevents:\n  - agent:start\n bad: [\n", py: okPy},
 			wantName: "invalid yaml", wantEvents: []string{}, wantEnabled: true, wantHandler: HandlerPy,
-			problems: []string{"invalid HOOK.yaml (line 3): did not find expected key"}},
+			problems: []string{"invalid HOOK.yaml (line 4): did not find expected key"}},
 		{name: "tab indent", f: folder{yaml: "name: x\n\tevents: [a]\n", py: okPy},
 			wantName: "tab indent", wantEvents: []string{}, wantEnabled: true, wantHandler: HandlerPy,
 			problems: []string{"invalid HOOK.yaml (line 2): "}},
@@ -166,8 +166,8 @@ func TestDiscoverInvalidYAMLLineInDiagnostic(t *testing.T) {
 	root := t.TempDir()
 	dir := writeFolder(t, root, "broken", folder{yaml: "name: x\nevents:\n  - agent:start\n bad: [\n", py: okPy})
 	d := Discover(root, known)[0].Diagnostics()
-	if len(d) != 1 || d[0].Line != 3 || d[0].Level != "error" || d[0].File != filepath.Join(dir, ManifestName) {
-		t.Fatalf("diagnostics = %+v, want one error at %s line 3", d, filepath.Join(dir, ManifestName))
+	if len(d) != 1 || d[0].Line != 4 || d[0].Level != "error" || d[0].File != filepath.Join(dir, ManifestName) {
+		t.Fatalf("diagnostics = %+v, want one error at %s line 4", d, filepath.Join(dir, ManifestName))
 	}
 }
 

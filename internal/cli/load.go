@@ -1,14 +1,18 @@
 package cli
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/spf13/cobra"
 
+	"github.com/hermes-hooks/hermes/internal/allowlist"
 	"github.com/hermes-hooks/hermes/internal/config"
 	"github.com/hermes-hooks/hermes/internal/hooks"
 )
 
-// request turns the global flags into a config request.
-func (f *Factory) request(cmd *cobra.Command) config.Request {
+// request turns the global flags (bound in Settings) into a config request.
+func (f *Factory) request() config.Request {
 	v := f.Settings
 	return config.Request{HomeFlag: v.GetString("home"), ProfileFlag: v.GetString("profile"),
 		ConfigFlag: v.GetString("config"), Env: f.Env, UserHome: f.UserHome()}
@@ -16,5 +20,34 @@ func (f *Factory) request(cmd *cobra.Command) config.Request {
 
 // Load finds HERMES_HOME, reads the config and parses its hooks.
 func (f *Factory) Load(cmd *cobra.Command) (*hooks.Setup, error) {
-	return hooks.Load(f.request(cmd))
+	s, err := hooks.Load(f.request())
+	if err == nil {
+		f.explain(s.Loc)
+	}
+	return s, err
+}
+
+// Locate resolves where the files are without reading the config.
+func (f *Factory) Locate(cmd *cobra.Command) (*config.Location, error) {
+	loc, err := config.Locate(f.request())
+	if err == nil {
+		f.explain(loc)
+	}
+	return loc, err
+}
+
+// explain says, with --verbose, which files this invocation uses and why.
+func (f *Factory) explain(loc *config.Location) {
+	if !f.Settings.GetBool("verbose") {
+		return
+	}
+	w := f.IO.ErrOut
+	fmt.Fprintf(w, "hermes: root %s, profile %s, HERMES_HOME %s\n", loc.Root, loc.Profile, loc.Home)
+	fmt.Fprintf(w, "hermes: config looked at %s: ", strings.Join(loc.Searched, ", "))
+	if loc.ConfigPath == "" {
+		fmt.Fprintln(w, "none found")
+	} else {
+		fmt.Fprintf(w, "using %s\n", loc.ConfigPath)
+	}
+	fmt.Fprintf(w, "hermes: allowlist %s\n", allowlist.Open(loc.Home).Path)
 }

@@ -7,7 +7,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/hermes-hooks/hermes/internal/allowlist"
-	"github.com/hermes-hooks/hermes/internal/config"
 )
 
 type revokeOptions struct {
@@ -84,11 +83,6 @@ func revokeRun(cmd *cobra.Command, opts *revokeOptions) error {
 		return SilentError
 	}
 	return nil
-}
-
-// Locate resolves where the files are without reading the config.
-func (f *Factory) Locate(cmd *cobra.Command) (*config.Location, error) {
-	return config.Locate(f.request(cmd))
 }
 
 // exactArgs is cobra.ExactArgs with a message saying what is missing.

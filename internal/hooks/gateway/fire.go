@@ -93,52 +93,66 @@ func (r *Runner) env(event string, payload *pyjson.Object) []string {
 }
 
 // Fire runs the handlers of hooks (normally Match's answer) for event with
-// payload as their context, and returns one Result per hook in the order of
-// hooks. All handler.py hooks run, in order, in one runner process bounded
-// by the timeout; executable handlers then run one by one, each bounded by
-// the timeout. Hooks that are not loaded are not run (their Result says
-// why). A handler's failure is in its Result; the error is for what stops
-// firing as a whole: no Python interpreter (PythonError; executable handlers
-// still run), a cancelled ctx (the partial results are returned too), or a
-// failure to set up the runner.
+// payload as their context, in the order of hooks, and returns one Result
+// per hook in that order. Each run of consecutive handler.py hooks shares
+// one runner process bounded by the timeout (so an all-Python event costs
+// one process); each executable handler runs on its own, bounded by the
+// timeout. Hooks that are not loaded are not run (their Result says why) and
+// do not split a run. A handler's failure is in its Result; the error is for
+// what stops firing as a whole: no Python interpreter (PythonError;
+// executable handlers still run), a cancelled ctx (the partial results are
+// returned too), or a failure to set up the runner.
 func (r *Runner) Fire(ctx context.Context, event string, payload *pyjson.Object, hooks []Hook) ([]Result, error) {
 	if payload == nil {
 		payload = pyjson.NewObject()
 	}
 	results := make([]Result, len(hooks))
-	var py []int
+	var errs []error
+	var noPython error
+	var batch []int // consecutive handler.py hooks not yet run
+	flush := func() {
+		switch {
+		case len(batch) == 0:
+		case r.Python == "":
+			noPython = &PythonError{}
+			for _, i := range batch {
+				results[i].Error = noPython.Error()
+			}
+		case ctx.Err() != nil:
+			for _, i := range batch {
+				results[i].Error = "interrupted: not run"
+			}
+		default:
+			if err := r.firePython(ctx, event, payload, hooks, batch, results); err != nil {
+				errs = append(errs, err)
+				for _, i := range batch {
+					results[i].Error = "not run: " + err.Error()
+				}
+			}
+		}
+		batch = nil
+	}
 	for i, h := range hooks {
 		results[i] = Result{Name: h.Name, Status: StatusError, Result: null}
 		switch {
 		case !h.Loaded || !h.Enabled:
 			results[i].Error = notLoaded(h)
 		case h.Handler == HandlerPy:
-			py = append(py, i)
-		case h.Handler != HandlerExec:
-			results[i].Error = "not run: no handler.py or executable handler in " + h.Dir
-		}
-	}
-
-	var errs []error
-	if len(py) > 0 {
-		if r.Python == "" {
-			err := &PythonError{}
-			for _, i := range py {
-				results[i].Error = err.Error()
-			}
-			errs = append(errs, err)
-		} else if err := r.firePython(ctx, event, payload, hooks, py, results); err != nil {
-			errs = append(errs, err)
-		}
-	}
-	for i, h := range hooks {
-		if h.Loaded && h.Enabled && h.Handler == HandlerExec {
+			batch = append(batch, i)
+		case h.Handler == HandlerExec:
+			flush()
 			if ctx.Err() != nil {
 				results[i].Error = "interrupted: not run"
 				continue
 			}
 			results[i] = r.fireExec(ctx, event, payload, h)
+		default:
+			results[i].Error = "not run: no handler.py or executable handler in " + h.Dir
 		}
+	}
+	flush()
+	if noPython != nil {
+		errs = append(errs, noPython)
 	}
 	if ctx.Err() != nil {
 		errs = append(errs, fmt.Errorf("firing gateway hooks for %s interrupted: %w", event, ctx.Err()))

@@ -9,6 +9,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/hermes-hooks/hermes/internal/hooks"
+
 	"github.com/hermes-hooks/hermes/internal/pyjson"
 )
 
@@ -93,4 +95,47 @@ func (p *payloadFlags) read(stdin io.Reader) (*pyjson.Object, []string, error) {
 		return nil, []string{fmt.Sprintf("payload from %s is %s, not an object: ignored", source, pyjson.TypeName(v))}, nil
 	}
 	return obj, nil, nil
+}
+
+// firing is where test and run-event start from once the event is a
+// shell event: the engine, the event and the payload given.
+type firing struct {
+	e        *hooks.Engine
+	ev       hooks.Event
+	given    *pyjson.Object
+	warnings []string
+}
+
+// begin loads the engine and reads the payload. A gateway event (a name
+// with ':') is fired right away, for real or as a test, and begin returns
+// a nil firing; an unknown event is a usage error.
+func (p *payloadFlags) begin(cmd *cobra.Command, f *Factory, event string, real bool) (*firing, error) {
+	e, err := f.Engine(cmd)
+	if err != nil {
+		return nil, err
+	}
+	given, warnings, err := p.read(f.IO.In)
+	if err != nil {
+		return nil, err
+	}
+	if hooks.IsGatewayEvent(event) {
+		printWarnings(f.IO, e.Diagnostics(), warnings)
+		return nil, gatewayTestRun(cmd, f, e, event, given, p, real)
+	}
+	ev, ok := e.Catalogue.Lookup(event)
+	if !ok {
+		return nil, unknownEventError(e.Setup, event)
+	}
+	return &firing{e: e, ev: ev, given: given, warnings: warnings}, nil
+}
+
+// fields is the payload of the firing in fields shape: the given one merged
+// over the synthetic one (synthetic), or as given; --for-tool sets
+// tool_name last.
+func (fr *firing) fields(p *payloadFlags, synthetic bool) *pyjson.Object {
+	fields := fr.e.Payload(fr.ev, fr.given, synthetic)
+	if p.ForTool != "" {
+		fields.Set("tool_name", p.ForTool)
+	}
+	return fields
 }

@@ -86,28 +86,13 @@ type webhookResultJSON struct {
 func runEventRun(cmd *cobra.Command, opts *runEventOptions) error {
 	// With --json, prompts talk on stderr so stdout is only the document.
 	opts.f.IO.SetPromptOnStderr(opts.Output)
-	e, err := opts.f.Engine(cmd)
-	if err != nil {
+	fr, err := opts.begin(cmd, opts.f, opts.Event, true)
+	if fr == nil {
 		return err
 	}
-	ios := opts.f.IO
-	given, warnings, err := opts.read(ios.In)
-	if err != nil {
-		return err
-	}
-	if hooks.IsGatewayEvent(opts.Event) {
-		printWarnings(ios, e.Diagnostics(), warnings)
-		return gatewayTestRun(cmd, opts.f, e, opts.Event, given, &opts.payloadFlags, true)
-	}
-	ev, ok := e.Catalogue.Lookup(opts.Event)
-	if !ok {
-		return unknownEventError(e.Setup, opts.Event)
-	}
-	printWarnings(ios, e.Diagnostics(), warnings)
-	fields := e.Payload(ev, given, false)
-	if opts.ForTool != "" {
-		fields.Set("tool_name", opts.ForTool)
-	}
+	e, ev, ios := fr.e, fr.ev, opts.f.IO
+	printWarnings(ios, e.Diagnostics(), fr.warnings)
+	fields := fr.fields(&opts.payloadFlags, false)
 	safe := safeMode(opts.f)
 	if opts.DryRun {
 		list, lw, err := e.Store.Read()

@@ -72,32 +72,17 @@ type shellResultJSON struct {
 }
 
 func testRun(cmd *cobra.Command, opts *testOptions) error {
-	e, err := opts.f.Engine(cmd)
-	if err != nil {
+	fr, err := opts.begin(cmd, opts.f, opts.Event, false)
+	if fr == nil {
 		return err
 	}
-	ios := opts.f.IO
-	given, warnings, err := opts.read(ios.In)
-	if err != nil {
-		return err
-	}
-	if hooks.IsGatewayEvent(opts.Event) {
-		printWarnings(ios, e.Diagnostics(), warnings)
-		return gatewayTestRun(cmd, opts.f, e, opts.Event, given, &opts.payloadFlags, false)
-	}
-	ev, ok := e.Catalogue.Lookup(opts.Event)
-	if !ok {
-		return unknownEventError(e.Setup, opts.Event)
-	}
+	e, ev, ios := fr.e, fr.ev, opts.f.IO
 	list, lw, err := e.Store.Read()
 	if err != nil {
 		return err
 	}
-	printWarnings(ios, e.Diagnostics(), append(warnings, lw...))
-	fields := e.Payload(ev, given, true)
-	if opts.ForTool != "" {
-		fields.Set("tool_name", opts.ForTool)
-	}
+	printWarnings(ios, e.Diagnostics(), append(fr.warnings, lw...))
+	fields := fr.fields(&opts.payloadFlags, true)
 	wire := e.WireFor(ev.Name, fields)
 	selected := e.Selected(e.ShellHooks(list), ev.Name, opts.ForTool)
 	if safeMode(opts.f) {

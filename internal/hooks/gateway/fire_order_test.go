@@ -35,18 +35,19 @@ func orderFolders(t *testing.T, log string) []Hook {
 func TestFireFollowsHookOrder(t *testing.T) {
 	r := newRunner(t)
 	tests := []struct {
-		name  string
-		order func(all []Hook) []Hook
-		want  []string
+		name   string
+		order  func(all []Hook) []Hook
+		want   []string
+		shared bool // the two Python hooks are adjacent: one runner process
 	}{
 		{"match order", func(all []Hook) []Hook { return Match(all, "agent:start") },
-			[]string{"2-exact-py", "3-exact-exec", "1-wild-py"}},
+			[]string{"2-exact-py", "3-exact-exec", "1-wild-py"}, false},
 		{"discovery order", func(all []Hook) []Hook { return all },
-			[]string{"1-wild-py", "2-exact-py", "3-exact-exec"}},
+			[]string{"1-wild-py", "2-exact-py", "3-exact-exec"}, true},
 		{"reversed", func(all []Hook) []Hook { return []Hook{all[2], all[1], all[0]} },
-			[]string{"3-exact-exec", "2-exact-py", "1-wild-py"}},
-		{"python between", func(all []Hook) []Hook { return []Hook{all[1], all[2], all[0]} },
-			[]string{"2-exact-py", "3-exact-exec", "1-wild-py"}},
+			[]string{"3-exact-exec", "2-exact-py", "1-wild-py"}, true},
+		{"exec between", func(all []Hook) []Hook { return []Hook{all[0], all[2], all[1]} },
+			[]string{"1-wild-py", "3-exact-exec", "2-exact-py"}, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -78,10 +79,8 @@ func TestFireFollowsHookOrder(t *testing.T) {
 			if strings.Join(ran, ",") != strings.Join(tt.want, ",") {
 				t.Errorf("ran in order %q, want %q", ran, tt.want)
 			}
-			// The two Python hooks are adjacent only in discovery order.
-			shared := pid["1-wild-py"] == pid["2-exact-py"]
-			if adjacent := tt.name == "discovery order"; shared != adjacent {
-				t.Errorf("Python hooks ran in processes %q: shared %v, want %v", pid, shared, adjacent)
+			if shared := pid["1-wild-py"] == pid["2-exact-py"]; shared != tt.shared {
+				t.Errorf("Python hooks ran in processes %q: shared %v, want %v", pid, shared, tt.shared)
 			}
 		})
 	}

@@ -6,8 +6,6 @@ package main
 import (
 	"fmt"
 	"os"
-
-	"github.com/hermes-hooks/hermes/internal/cli"
 )
 
 func main() {
@@ -15,7 +13,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "usage: gen-docs MARKDOWN_DIR MAN_DIR")
 		os.Exit(2)
 	}
-	if err := cli.GenDocs(os.Args[1], os.Args[2]); err != nil {
+	if err := genDocs(os.Args[1], os.Args[2]); err != nil {
 		fmt.Fprintln(os.Stderr, "gen-docs:", err)
 		os.Exit(1)
 	}

@@ -5,8 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-
-	"github.com/hermes-hooks/hermes/internal/cli"
 )
 
 // TestDocsUpToDate fails when docs/reference or docs/man differ from what
@@ -14,7 +12,7 @@ import (
 func TestDocsUpToDate(t *testing.T) {
 	tmp := t.TempDir()
 	md, man := filepath.Join(tmp, "reference"), filepath.Join(tmp, "man")
-	if err := cli.GenDocs(md, man); err != nil {
+	if err := genDocs(md, man); err != nil {
 		t.Fatal(err)
 	}
 	for _, pair := range [][2]string{{md, "../../docs/reference"}, {man, "../../docs/man"}} {

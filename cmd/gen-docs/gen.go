@@ -1,4 +1,4 @@
-package cli
+package main
 
 import (
 	"fmt"
@@ -6,13 +6,17 @@ import (
 	"time"
 
 	"github.com/spf13/cobra/doc"
+
+	"github.com/hermes-hooks/hermes/internal/cli"
 )
 
-// GenDocs writes the Markdown command reference into mdDir and the man
+// genDocs writes the Markdown command reference into mdDir and the man
 // pages into manDir, generated from the command tree. The output is
 // deterministic (no generation date) so CI can check it is up to date.
-func GenDocs(mdDir, manDir string) error {
-	root := NewRootCmd(NewFactory())
+// It lives here, not in cli, so the hermes binary does not carry the
+// Markdown and man-page renderers.
+func genDocs(mdDir, manDir string) error {
+	root := cli.NewRootCmd(cli.NewFactory())
 	root.DisableAutoGenTag = true
 	for _, dir := range []string{mdDir, manDir} {
 		if err := os.MkdirAll(dir, 0o755); err != nil {

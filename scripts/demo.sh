@@ -8,10 +8,26 @@ trap 'rm -rf "$demo"' EXIT
 cp -R examples/home/. "$demo/"
 export HERMES_HOME="$demo"
 run() { printf '\n$ %s\n' "$*"; "$@" || printf '(exit %s)\n' "$?"; }
+say() { printf '\n# %s\n' "$*"; }
+
+say "Every hook of the example home, none approved yet."
 run "$bin" hooks list
+say "Off a terminal, unapproved hooks are skipped with a warning."
+run "$bin" hooks run-event pre_llm_call
+say "Approve them all (records each script's sha256 and a snapshot)."
 run "$bin" hooks accept --all --yes
-run "$bin" hooks list
+say "test runs an event's hooks on a synthetic payload merged with yours."
 run "$bin" hooks test pre_tool_call --payload '{"args": {"command": "rm -rf /"}}'
+say "run-event fires for real; --exit-code exits 3 on a block."
 run "$bin" hooks run-event pre_tool_call --payload '{"tool_name": "terminal", "args": {"command": "rm -rf /"}}' --exit-code
 run "$bin" hooks run-event pre_llm_call
+say "Gateway hooks (HOOK.yaml + handler.py) run under python3."
+run "$bin" hooks test agent:start
+say "Someone edits an approved script: it is no longer trusted until reviewed."
+printf '# edited after approval\n' >> "$demo/agent-hooks/guard.sh"
+run "$bin" hooks diff "$demo/agent-hooks/guard.sh"
+run "$bin" hooks run-event pre_tool_call --payload '{"tool_name": "terminal", "args": {"command": "ls"}}'
+run "$bin" hooks doctor
+say "Review done: approve the new version."
+run "$bin" hooks accept "$demo/agent-hooks/guard.sh" --yes
 run "$bin" hooks doctor

@@ -2,289 +2,25 @@ package main
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
 	"maps"
 	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/hermes-hooks/hermes/internal/proctest"
 )
 
 // The stress and fault-injection suite of SPEC §12: the real binary, run as
 // many real processes against one HERMES_HOME. HERMES_STRESS=full (make
 // stress) selects the sizes of the spec; otherwise reduced sizes keep
 // `go test ./...` quick. The figures are logged for docs/performance.md.
-
-var stressFull = os.Getenv("HERMES_STRESS") == "full"
-
-func stressSize(full, reduced int) int {
-	if stressFull {
-		return full
-	}
-	return reduced
-}
-
-// buildHermes builds the real binary into the test's temporary folder: the
-// test binary is not what a user runs, and its RSS would not be hermes's.
-func buildHermes(t *testing.T) string {
-	t.Helper()
-	goBin, err := exec.LookPath("go")
-	if err != nil {
-		t.Fatalf("the stress tests build the real binary and need the go command: %v", err)
-	}
-	bin := filepath.Join(t.TempDir(), "hermes")
-	out, err := exec.Command(goBin, "build", "-o", bin, "github.com/hermes-hooks/hermes/cmd/hermes").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
-}
-
-// stressHome is one HOME / HERMES_HOME with the binary that runs against it.
-type stressHome struct {
-	t    *testing.T
-	bin  string
-	root string            // HOME; the hook scripts live in root/hooks
-	home string            // HERMES_HOME
-	sums map[string]string // command → sha256 of its script
-}
-
-func newStressHome(t *testing.T, bin string) *stressHome {
-	root := t.TempDir()
-	h := &stressHome{t: t, bin: bin, root: root, home: filepath.Join(root, ".hermes"), sums: map[string]string{}}
-	for _, dir := range []string{h.home, filepath.Join(root, "hooks")} {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return h
-}
-
-func (h *stressHome) allowlistPath() string {
-	return filepath.Join(h.home, "shell-hooks-allowlist.json")
-}
-
-// command is hermes with args in this home, with none of the caller's
-// HERMES_* settings leaking in.
-func (h *stressHome) command(args ...string) *exec.Cmd {
-	cmd := exec.Command(h.bin, args...)
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "HERMES_") && !strings.HasPrefix(kv, "HOME=") {
-			cmd.Env = append(cmd.Env, kv)
-		}
-	}
-	cmd.Env = append(cmd.Env, "HOME="+h.root, "HERMES_HOME="+h.home, "NO_COLOR=1")
-	cmd.Dir = h.root
-	return cmd
-}
-
-type runResult struct {
-	stdout, stderr bytes.Buffer
-	code           int
-	maxRSSKiB      int64
-	elapsed        time.Duration
-}
-
-// run runs hermes to the end; a non-zero exit is reported, not fatal.
-func (h *stressHome) run(args ...string) *runResult {
-	h.t.Helper()
-	r := &runResult{}
-	cmd := h.command(args...)
-	cmd.Stdout, cmd.Stderr = &r.stdout, &r.stderr
-	start := time.Now()
-	err := cmd.Run()
-	r.elapsed = time.Since(start)
-	var exitErr *exec.ExitError
-	if err != nil && !errors.As(err, &exitErr) {
-		h.t.Fatalf("hermes %q: %v", args, err)
-	}
-	r.code = cmd.ProcessState.ExitCode()
-	// Linux: KiB, and the maximum over hermes and the children it reaped
-	// (the hook), so an upper bound on hermes's own peak.
-	r.maxRSSKiB = cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss
-	return r
-}
-
-// writeScript writes an executable hook script under root/hooks and
-// returns its path.
-func (h *stressHome) writeScript(name, body string) string {
-	path := filepath.Join(h.root, "hooks", name)
-	if err := os.WriteFile(path, []byte("#!/bin/sh\n"+body), 0o755); err != nil {
-		h.t.Fatal(err)
-	}
-	return path
-}
-
-// writeHooks writes n distinct scripts (name-00.sh …) and returns their
-// commands, remembering each script's sha256.
-func (h *stressHome) writeHooks(name string, n int) []string {
-	cmds := make([]string, n)
-	for i := range n {
-		body := fmt.Sprintf("# %s %d\nexit 0\n", name, i)
-		cmds[i] = h.writeScript(fmt.Sprintf("%s-%03d.sh", name, i), body)
-		sum := sha256.Sum256([]byte("#!/bin/sh\n" + body))
-		h.sums[cmds[i]] = hex.EncodeToString(sum[:])
-	}
-	return cmds
-}
-
-// writeConfig writes config.yaml with cmds under event (timeout 0: the
-// default).
-func (h *stressHome) writeConfig(event string, timeout int, cmds ...string) {
-	var b strings.Builder
-	fmt.Fprintf(&b, "hooks:\n  %s:\n", event)
-	for _, c := range cmds {
-		fmt.Fprintf(&b, "    - command: %s\n", strconv.Quote(c))
-		if timeout > 0 {
-			fmt.Fprintf(&b, "      timeout: %d\n", timeout)
-		}
-	}
-	if err := os.WriteFile(filepath.Join(h.home, "config.yaml"), []byte(b.String()), 0o644); err != nil {
-		h.t.Fatal(err)
-	}
-}
-
-type hookKey struct{ event, command string }
-
-// allowlist is the allowlist file as another reader (the agent) sees it.
-type allowlist struct {
-	top       map[string]json.RawMessage
-	approvals []map[string]any
-}
-
-// readAllowlist fails the test unless the allowlist is one complete JSON
-// object with an approvals list, mode 0600, written the way §8.1 says.
-func (h *stressHome) readAllowlist() allowlist {
-	h.t.Helper()
-	data, err := os.ReadFile(h.allowlistPath())
-	if err != nil {
-		h.t.Fatalf("read the allowlist: %v", err)
-	}
-	var a allowlist
-	if err := json.Unmarshal(data, &a.top); err != nil {
-		h.t.Fatalf("the allowlist is not a JSON object (%v):\n%.2000s", err, data)
-	}
-	if err := json.Unmarshal(a.top["approvals"], &a.approvals); err != nil {
-		h.t.Fatalf("approvals is not a list of objects: %v", err)
-	}
-	if !bytes.HasSuffix(data, []byte("}")) {
-		h.t.Errorf("the allowlist does not end with its closing brace: %q", data[max(0, len(data)-20):])
-	}
-	if fi, err := os.Stat(h.allowlistPath()); err == nil && fi.Mode().Perm() != 0o600 {
-		h.t.Errorf("allowlist mode %v, want 0600", fi.Mode().Perm())
-	}
-	return a
-}
-
-// keys returns the (event, command) pairs of the approvals and fails on a
-// duplicate (approving replaces, so a pair appears at most once).
-func (h *stressHome) keys(a allowlist) map[hookKey]map[string]any {
-	h.t.Helper()
-	out := map[hookKey]map[string]any{}
-	for _, e := range a.approvals {
-		ev, _ := e["event"].(string)
-		cmd, _ := e["command"].(string)
-		k := hookKey{ev, cmd}
-		if _, dup := out[k]; dup {
-			h.t.Errorf("duplicate approval for %v", k)
-		}
-		out[k] = e
-	}
-	return out
-}
-
-// checkApproved fails unless every approval we made records our script's
-// sha256, and its snapshot exists with exactly those bytes (the snapshot is
-// written before the allowlist, so a recorded approval always has one).
-func (h *stressHome) checkApproved(e map[string]any) {
-	h.t.Helper()
-	cmd, _ := e["command"].(string)
-	want, ours := h.sums[cmd]
-	if !ours {
-		return
-	}
-	got, _ := e["script_sha256_at_approval"].(string)
-	if got != want || e["approved_via"] != "accept" {
-		h.t.Errorf("approval of %s: sha256 %q via %v, want %q via accept", cmd, got, e["approved_via"], want)
-		return
-	}
-	snap, err := os.ReadFile(filepath.Join(h.home, "shell-hooks-snapshots", want))
-	if sum := sha256.Sum256(snap); err != nil || hex.EncodeToString(sum[:]) != want {
-		h.t.Errorf("snapshot of %s (%s): %v, or it does not hold the script", cmd, want, err)
-	}
-}
-
-// tempFiles lists what an interrupted atomic write leaves behind in
-// HERMES_HOME and the snapshot folder.
-func (h *stressHome) tempFiles() []string {
-	var out []string
-	_ = filepath.WalkDir(h.home, func(path string, d fs.DirEntry, err error) error {
-		if err == nil && strings.Contains(d.Name(), ".tmp-") {
-			out = append(out, strings.TrimPrefix(path, h.home+"/"))
-		}
-		return nil
-	})
-	return out
-}
-
-func (h *stressHome) resetAllowlist(seed string) {
-	h.t.Helper()
-	for _, p := range []string{h.allowlistPath(), filepath.Join(h.home, "shell-hooks-snapshots")} {
-		if err := os.RemoveAll(p); err != nil {
-			h.t.Fatal(err)
-		}
-	}
-	if seed != "" {
-		if err := os.WriteFile(h.allowlistPath(), []byte(seed), 0o600); err != nil {
-			h.t.Fatal(err)
-		}
-	}
-}
-
-// startAll starts every invocation before waiting for any, so they contend
-// for the allowlist lock, then waits for all of them.
-func (h *stressHome) startAll(invocations [][]string) []*runResult {
-	h.t.Helper()
-	cmds := make([]*exec.Cmd, len(invocations))
-	results := make([]*runResult, len(invocations))
-	for i, args := range invocations {
-		results[i] = &runResult{}
-		cmds[i] = h.command(args...)
-		cmds[i].Stdout, cmds[i].Stderr = &results[i].stdout, &results[i].stderr
-		if err := cmds[i].Start(); err != nil {
-			h.t.Fatalf("start hermes %q: %v", args, err)
-		}
-	}
-	for i, cmd := range cmds {
-		_ = cmd.Wait()
-		results[i].code = cmd.ProcessState.ExitCode()
-	}
-	return results
-}
-
-func acceptArgs(cmd string) []string {
-	return []string{"hooks", "accept", cmd, "--event", "pre_tool_call", "--yes"}
-}
-
-// agentSeed is an allowlist as the Python agent writes it, with keys this
-// tool does not know, which must survive every concurrent rewrite.
-func agentSeed(cmds []string) string {
-	entries := []string{`{"approved_at": "2026-01-02T03:04:05Z", "command": "/opt/other.sh", "event": "on_session_start", "x_note": "kept"}`}
-	for _, c := range cmds {
-		entries = append(entries, fmt.Sprintf(`{"approved_at": "2026-01-02T03:04:05Z", "command": %q, "event": "pre_tool_call", "script_mtime_at_approval": null}`, c))
-	}
-	return `{"x_future": {"a": 1}, "approvals": [` + strings.Join(entries, ", ") + `]}`
-}
 
 func TestStressConcurrentAccept(t *testing.T) {
 	const n = 64
@@ -300,19 +36,7 @@ func TestStressConcurrentAccept(t *testing.T) {
 				t.Fatalf("%s: process %d exited %d:\n%s", round, i, r.code, &r.stderr)
 			}
 		}
-		a := h.readAllowlist()
-		got := h.keys(a)
-		for k := range want {
-			if got[k] == nil {
-				t.Errorf("%s: approval lost: %v", round, k)
-			}
-		}
-		for k, e := range got {
-			if !want[k] {
-				t.Errorf("%s: unexpected approval: %v", round, k)
-			}
-			h.checkApproved(e)
-		}
+		h.checkKeys(round, want, want)
 		if left := h.tempFiles(); len(left) > 0 {
 			t.Errorf("%s: temporary files left by writers that all exited: %q", round, left)
 		}
@@ -388,18 +112,7 @@ func TestStressKillDuringWrite(t *testing.T) {
 	// nothing that was never asked for, each approval with its snapshot.
 	check := func(when string) map[hookKey]map[string]any {
 		t.Helper()
-		got := h.keys(h.readAllowlist())
-		for k := range kept {
-			if got[k] == nil {
-				t.Fatalf("%s: acknowledged or seeded approval lost: %v", when, k)
-			}
-		}
-		for k, e := range got {
-			if !universe[k] {
-				t.Fatalf("%s: approval nobody asked for: %v", when, k)
-			}
-			h.checkApproved(e)
-		}
+		got := h.checkKeys(when, kept, universe)
 		if m, _ := filepath.Glob(h.allowlistPath() + ".corrupt-*"); len(m) > 0 {
 			t.Fatalf("%s: a writer found the allowlist unreadable and kept it aside: %q", when, m)
 		}
@@ -557,68 +270,6 @@ func TestStressHugeOutput(t *testing.T) {
 		float64(tested.maxRSSKiB)/1024, tested.elapsed.Seconds(), float64(quiet.maxRSSKiB)/1024)
 }
 
-// groupAlive lists the live processes of process group pgid. Zombies are
-// dead (their exit is only unreported: this container's init does not reap
-// orphans), so they are counted apart.
-func groupAlive(pgid int) (alive []string, zombies int) {
-	dirs, _ := os.ReadDir("/proc")
-	for _, d := range dirs {
-		if _, err := strconv.Atoi(d.Name()); err != nil {
-			continue
-		}
-		stat, err := os.ReadFile(filepath.Join("/proc", d.Name(), "stat"))
-		i := bytes.LastIndexByte(stat, ')')
-		if err != nil || i < 0 {
-			continue // gone meanwhile
-		}
-		// After "pid (comm)": state ppid pgrp …
-		f := strings.Fields(string(stat[i+1:]))
-		if len(f) < 3 || f[2] != strconv.Itoa(pgid) {
-			continue
-		}
-		if f[0] == "Z" || f[0] == "X" {
-			zombies++
-			continue
-		}
-		alive = append(alive, d.Name()+" "+string(stat[:i+1]))
-	}
-	return alive, zombies
-}
-
-// waitGroupGone polls /proc until group pgid has no live process, for at
-// most bound (a SIGKILL lands quickly but not synchronously), and fails
-// the test with what is left otherwise.
-func waitGroupGone(t *testing.T, pgid int, bound time.Duration) (zombies int) {
-	t.Helper()
-	deadline := time.Now().Add(bound)
-	for {
-		alive, zombies := groupAlive(pgid)
-		if len(alive) == 0 {
-			return zombies
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("process group %d still has live processes %v after hermes returned: %q", pgid, bound, alive)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
-
-// readPid reads a pid file a hook writes with `echo $$ > file`; ok is false
-// while it is missing or not completely written.
-func readPid(path string) (pid int, ok bool) {
-	data, err := os.ReadFile(path)
-	if err != nil || !bytes.HasSuffix(data, []byte("\n")) {
-		return 0, false
-	}
-	pid, err = strconv.Atoi(strings.TrimSpace(string(data)))
-	return pid, err == nil && pid > 0
-}
-
-// killGroupOnCleanup makes sure a failing test leaves nothing it started.
-func killGroupOnCleanup(t *testing.T, pgid int) {
-	t.Cleanup(func() { _ = syscall.Kill(-pgid, syscall.SIGKILL) })
-}
-
 func TestStressProcessTreeCleanup(t *testing.T) {
 	reps := stressSize(5, 1)
 	bin := buildHermes(t)
@@ -647,7 +298,7 @@ func TestStressProcessTreeCleanup(t *testing.T) {
 		if bar := timeout + 2*time.Second; r.elapsed > bar {
 			t.Errorf("run-event returned after %v, over the bar of %v (timeout %v + 2 s)", r.elapsed, bar, timeout)
 		}
-		return r.elapsed, waitGroupGone(t, pgid, 5*time.Second)
+		return r.elapsed, proctest.WaitGroupGone(t, pgid, 5*time.Second)
 	}
 
 	t.Run("timeout", func(t *testing.T) {
@@ -729,7 +380,7 @@ func TestStressProcessTreeCleanup(t *testing.T) {
 			if code := cmd.ProcessState.ExitCode(); code != 130 {
 				t.Fatalf("hermes exited %d after SIGINT, want 130:\n%s", code, &stderr)
 			}
-			waitGroupGone(t, pgid, 5*time.Second)
+			proctest.WaitGroupGone(t, pgid, 5*time.Second)
 		}
 		t.Logf("SIGINT: %d run(s), hermes exited 130 and no live process of the hook's group was left", reps)
 	})

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -36,17 +35,11 @@ func TestNewCmdAcceptFlags(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.args, func(t *testing.T) {
-			h := newHarness(t)
-			var got *acceptOptions
-			cmd := newCmdAccept(h.f, func(o *acceptOptions) error { got = o; return nil })
 			argv, err := shell.Split(tt.args)
 			if err != nil {
 				t.Fatal(err)
 			}
-			cmd.SetArgs(argv)
-			cmd.SetOut(h.out)
-			cmd.SetErr(h.err)
-			err = cmd.Execute()
+			got, err := parseArgs(t, newCmdAccept, argv...)
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 					t.Fatalf("error = %v, want one containing %q", err, tt.wantErr)
@@ -79,26 +72,6 @@ func acceptHarness(t *testing.T) *cliHarness {
     - command: ~/.hermes/agent-hooks/guard.sh --post
 `, 0o644)
 	return h
-}
-
-func (h *cliHarness) allowlistPath() string {
-	return filepath.Join(h.home, "shell-hooks-allowlist.json")
-}
-
-// approvals reads the allowlist file as plain JSON.
-func (h *cliHarness) approvals(t *testing.T) []map[string]any {
-	t.Helper()
-	data, err := os.ReadFile(h.allowlistPath())
-	if err != nil {
-		t.Fatal(err)
-	}
-	var doc struct {
-		Approvals []map[string]any `json:"approvals"`
-	}
-	if err := json.Unmarshal(data, &doc); err != nil {
-		t.Fatalf("allowlist is not JSON: %v\n%s", err, data)
-	}
-	return doc.Approvals
 }
 
 func TestAcceptAtTerminalAsksAndNoWritesNothing(t *testing.T) {

@@ -22,23 +22,8 @@ func TestNewCmdDiffFlags(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
-			h := newHarness(t)
-			var got *diffOptions
-			cmd := newCmdDiff(h.f, func(o *diffOptions) error { got = o; return nil })
-			cmd.SetArgs(tt.args)
-			cmd.SetOut(h.out)
-			cmd.SetErr(h.err)
-			err := cmd.Execute()
-			if tt.wantErr {
-				if err == nil || got != nil {
-					t.Fatalf("err = %v, runF called: %t; want an error before runF", err, got != nil)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got.Command != tt.wantCmd || got.Event != tt.wantEvent || got.JSON != tt.wantJSON {
+			got := parsed(t, newCmdDiff, tt.wantErr, tt.args...)
+			if !tt.wantErr && (got.Command != tt.wantCmd || got.Event != tt.wantEvent || got.JSON != tt.wantJSON) {
 				t.Errorf("got %+v", got)
 			}
 		})
@@ -58,12 +43,8 @@ func diffHarness(t *testing.T) *cliHarness {
     - command: ~/.hermes/same.sh
       timeout: 5
 `, 0o644)
-	if code := h.run("hooks", "accept", "--all", "--yes"); code != 0 {
-		t.Fatalf("accept: exit %d: %s", code, h.err)
-	}
+	h.acceptAll(t)
 	h.write(t, "guard.sh", "#!/bin/sh\necho new\nexit 0\n", 0o755)
-	h.out.Reset()
-	h.err.Reset()
 	return h
 }
 

@@ -27,23 +27,8 @@ func TestNewCmdDoctorFlags(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
-			h := newHarness(t)
-			var got *doctorOptions
-			cmd := newCmdDoctor(h.f, func(o *doctorOptions) error { got = o; return nil })
-			cmd.SetArgs(tt.args)
-			cmd.SetOut(h.out)
-			cmd.SetErr(h.err)
-			err := cmd.Execute()
-			if tt.wantErr {
-				if err == nil || got != nil {
-					t.Fatalf("err = %v, runF called: %t; want an error before runF", err, got != nil)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got.JSON != tt.wantJSON || got.Parallel != tt.wantParallel || got.Python != tt.wantPython {
+			got := parsed(t, newCmdDoctor, tt.wantErr, tt.args...)
+			if !tt.wantErr && (got.JSON != tt.wantJSON || got.Parallel != tt.wantParallel || got.Python != tt.wantPython) {
 				t.Errorf("got %+v", got)
 			}
 		})
@@ -61,16 +46,12 @@ func doctorHarness(t *testing.T) *cliHarness {
   on_session_start:
     - command: ~/.hermes/ok.sh
 `, 0o644)
-	if code := h.run("hooks", "accept", "--all", "--yes"); code != 0 {
-		t.Fatalf("accept: exit %d: %s", code, h.err)
-	}
+	h.acceptAll(t)
 	h.write(t, "config.yaml", `hooks:
   on_session_start:
     - command: ~/.hermes/ok.sh
     - command: ~/.hermes/new.sh
 `, 0o644)
-	h.out.Reset()
-	h.err.Reset()
 	return h
 }
 
@@ -110,10 +91,7 @@ func TestDoctorRunHealthyExitsZero(t *testing.T) {
 	h := newHarness(t)
 	h.write(t, "ok.sh", "#!/bin/sh\nexit 0\n", 0o755)
 	h.write(t, "config.yaml", "hooks:\n  on_session_start:\n    - command: ~/.hermes/ok.sh\n", 0o644)
-	if code := h.run("hooks", "accept", "--all", "--yes"); code != 0 {
-		t.Fatalf("accept: exit %d", code)
-	}
-	h.out.Reset()
+	h.acceptAll(t)
 	if code := h.run("hooks", "doctor"); code != 0 {
 		t.Fatalf("exit %d: %s%s", code, h.out, h.err)
 	}

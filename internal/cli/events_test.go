@@ -7,22 +7,14 @@ import (
 )
 
 func TestNewCmdEventsFlags(t *testing.T) {
-	h := newHarness(t)
-	var got *eventsOptions
-	cmd := newCmdEvents(h.f, func(o *eventsOptions) error { got = o; return nil })
-	cmd.SetArgs([]string{"--json"})
-	if err := cmd.Execute(); err != nil {
+	got, err := parseArgs(t, newCmdEvents, "--json")
+	if err != nil {
 		t.Fatal(err)
 	}
 	if !got.JSON {
 		t.Error("--json not set")
 	}
-	got = nil
-	cmd = newCmdEvents(h.f, func(o *eventsOptions) error { got = o; return nil })
-	cmd.SetArgs([]string{"pre_tool_call"})
-	cmd.SetOut(h.out)
-	cmd.SetErr(h.err)
-	if err := cmd.Execute(); err == nil || got != nil {
+	if got, err := parseArgs(t, newCmdEvents, "pre_tool_call"); err == nil || got != nil {
 		t.Errorf("an argument was accepted (err %v)", err)
 	}
 }
@@ -102,21 +94,4 @@ func TestEventsRunHuman(t *testing.T) {
 			}
 		}
 	}
-}
-
-// withoutSGR removes SGR colour sequences.
-func withoutSGR(s string) string {
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == 0x1b && i+1 < len(s) && s[i+1] == '[' {
-			j := i + 2
-			for j < len(s) && s[j] != 'm' {
-				j++
-			}
-			i = j
-			continue
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
 }

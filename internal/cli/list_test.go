@@ -20,23 +20,8 @@ func TestNewCmdListFlags(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
-			h := newHarness(t)
-			var got *listOptions
-			cmd := newCmdList(h.f, func(o *listOptions) error { got = o; return nil })
-			cmd.SetArgs(tt.args)
-			cmd.SetOut(h.out)
-			cmd.SetErr(h.err)
-			err := cmd.Execute()
-			if tt.wantErr {
-				if err == nil || got != nil {
-					t.Fatalf("err = %v, runF called: %t; want an error before runF", err, got != nil)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got.JSON != tt.wantJSON {
+			got := parsed(t, newCmdList, tt.wantErr, tt.args...)
+			if !tt.wantErr && got.JSON != tt.wantJSON {
 				t.Errorf("JSON = %t, want %t", got.JSON, tt.wantJSON)
 			}
 		})
@@ -208,8 +193,6 @@ func TestListProfileFromFlag(t *testing.T) {
 		!strings.Contains(out, "/bin/echo work") {
 		t.Errorf("stdout = %q", out)
 	}
-	h.out.Reset()
-	h.err.Reset()
 	if code := h.run("--profile", "nope", "hooks", "list"); code != ExitUsage {
 		t.Fatalf("exit code = %d, want %d", code, ExitUsage)
 	}

@@ -21,13 +21,7 @@ func TestNewCmdRevokeFlags(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
-			h := newHarness(t)
-			var got *revokeOptions
-			cmd := newCmdRevoke(h.f, func(o *revokeOptions) error { got = o; return nil })
-			cmd.SetArgs(tt.args)
-			cmd.SetOut(h.out)
-			cmd.SetErr(h.err)
-			err := cmd.Execute()
+			got, err := parseArgs(t, newCmdRevoke, tt.args...)
 			if tt.wantErr != "" {
 				var usage *UsageError
 				if !errors.As(err, &usage) || !strings.Contains(err.Error(), tt.wantErr) || got != nil {

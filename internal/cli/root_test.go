@@ -1,113 +1,14 @@
 package cli
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
-	"time"
-
-	"github.com/spf13/viper"
 
 	"github.com/hermes-hooks/hermes/internal/config"
 	"github.com/hermes-hooks/hermes/internal/iostreams"
-	"github.com/hermes-hooks/hermes/internal/shell"
 )
-
-// fixedNow is the clock of the test factory.
-var fixedNow = time.Date(2026, 11, 29, 10, 11, 12, 345678000, time.UTC)
-
-// cliHarness is a Factory on buffers with a HERMES_HOME in a temporary
-// folder (given through the environment, as a user would).
-type cliHarness struct {
-	f        *Factory
-	ios      *iostreams.IOStreams
-	out, err *bytes.Buffer
-	home     string // HERMES_HOME
-	userHome string
-	prompter *scriptedPrompter
-}
-
-func newHarness(t *testing.T) *cliHarness {
-	t.Helper()
-	userHome := t.TempDir()
-	home := filepath.Join(userHome, ".hermes")
-	if err := os.MkdirAll(home, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	ios, _, out, errOut := iostreams.Test()
-	p := &scriptedPrompter{t: t}
-	f := &Factory{
-		IO:       ios,
-		Env:      config.MapEnv(map[string]string{"HERMES_HOME": home}),
-		Environ:  func() []string { return []string{"PATH=/usr/bin:/bin"} },
-		UserHome: func() string { return userHome },
-		Runner:   shell.Exec{},
-		Now:      func() time.Time { return fixedNow },
-		Settings: viper.New(),
-		Prompter: p,
-	}
-	return &cliHarness{f: f, ios: ios, out: out, err: errOut, home: home, userHome: userHome, prompter: p}
-}
-
-// write creates a file under HERMES_HOME (folders included).
-func (h *cliHarness) write(t *testing.T, rel, content string, mode os.FileMode) string {
-	t.Helper()
-	p := filepath.Join(h.home, rel)
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(content), mode); err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
-// run executes `hermes args...` through the real command tree and returns
-// the exit code HandleError gives, as main would.
-func (h *cliHarness) run(args ...string) int {
-	root := NewRootCmd(h.f)
-	root.SetArgs(args)
-	return HandleError(h.ios, root.Execute())
-}
-
-// scriptedPrompter answers from queued values and records what it was
-// asked; an unexpected question fails the test.
-type scriptedPrompter struct {
-	t        *testing.T
-	confirms []bool
-	picks    [][]int
-	asked    []string // messages of every question, in order
-	options  [][]string
-	defaults []bool
-}
-
-func (p *scriptedPrompter) Confirm(message, help string, def bool) (bool, error) {
-	p.asked = append(p.asked, message)
-	p.defaults = append(p.defaults, def)
-	if len(p.confirms) == 0 {
-		p.t.Errorf("unexpected Confirm(%q)", message)
-		return false, errors.New("no answer scripted")
-	}
-	a := p.confirms[0]
-	p.confirms = p.confirms[1:]
-	return a, nil
-}
-
-func (p *scriptedPrompter) MultiSelect(message string, options []string, description func(int) string) ([]int, error) {
-	p.asked = append(p.asked, message)
-	p.options = append(p.options, options)
-	if len(p.picks) == 0 {
-		p.t.Errorf("unexpected MultiSelect(%q, %q)", message, options)
-		return nil, errors.New("no answer scripted")
-	}
-	a := p.picks[0]
-	p.picks = p.picks[1:]
-	return a, nil
-}
 
 func TestHandleErrorExitCodes(t *testing.T) {
 	tests := []struct {
@@ -220,7 +121,6 @@ func TestCompleteCommandsAndEvents(t *testing.T) {
   {"command": "/opt/old.sh", "event": "pre_tool_call"},
   {"command": "/bin/echo a", "event": "pre_tool_call"},
   {"command": "/bin/echo a", "event": "post_tool_call"}]}`, 0o600)
-	h.out.Reset()
 	if code := h.run("__complete", "hooks", "revoke", ""); code != ExitOK {
 		t.Fatalf("exit code = %d; stderr: %s", code, h.err)
 	}
@@ -228,7 +128,6 @@ func TestCompleteCommandsAndEvents(t *testing.T) {
 		t.Errorf("revoke completions = %q, want %q", got, want)
 	}
 
-	h.out.Reset()
 	if code := h.run("__complete", "hooks", "test", "subagent_"); code != ExitOK {
 		t.Fatalf("exit code = %d", code)
 	}
@@ -236,7 +135,6 @@ func TestCompleteCommandsAndEvents(t *testing.T) {
 		t.Errorf("test completions = %q, want %q", got, want)
 	}
 
-	h.out.Reset()
 	h.run("__complete", "hooks", "test", "agent:")
 	if got, want := h.out.String(), "agent:end\nagent:start\nagent:step\n:4\n"; got != want {
 		t.Errorf("gateway completions = %q, want %q", got, want)

@@ -9,35 +9,18 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/spf13/viper"
-
 	"github.com/hermes-hooks/hermes/internal/allowlist"
-	"github.com/hermes-hooks/hermes/internal/iostreams"
 	"github.com/hermes-hooks/hermes/internal/shell"
 )
 
 func TestNewCmdRunEventFlags(t *testing.T) {
-	ios, _, _, _ := iostreams.Test()
-	f := &Factory{IO: ios, Settings: viper.New()}
-	var got *runEventOptions
-	cmd := newCmdRunEvent(f, func(o *runEventOptions) error { got = o; return nil })
-	cmd.SetArgs([]string{"pre_tool_call", "--exit-code", "--accept-hooks", "--for-tool", "terminal", "-"})
-	cmd.SetOut(&bytes.Buffer{})
-	if err := cmd.Execute(); err != nil {
+	got, err := parseArgs(t, newCmdRunEvent, "pre_tool_call", "--exit-code", "--accept-hooks", "--for-tool", "terminal", "-")
+	if err != nil {
 		t.Fatal(err)
 	}
 	if got.Event != "pre_tool_call" || !got.ExitCode || !got.AcceptHooks || got.ForTool != "terminal" || !got.Stdin {
 		t.Errorf("options = %+v", *got)
 	}
-}
-
-func (fx *hookFixture) approvals(t *testing.T) []allowlist.Entry {
-	t.Helper()
-	l, _, err := allowlist.Open(fx.home).Read()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return l.Approvals
 }
 
 const observerCfg = `hooks:
@@ -63,21 +46,21 @@ func TestRunEventConsentSources(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			fx := newHookFixture(t, tt.cfg, false)
+			h := newHookHarness(t, tt.cfg, false)
 			for k, v := range tt.env {
-				fx.env[k] = v
+				h.env[k] = v
 			}
-			if code := fx.run(t, tt.args...); code != 0 {
-				t.Fatalf("exit %d: %s", code, fx.errOut)
+			if code := h.run(tt.args...); code != 0 {
+				t.Fatalf("exit %d: %s", code, h.err)
 			}
-			entries := fx.approvals(t)
+			entries := h.entries(t)
 			if tt.wantVia == "" {
-				if len(entries) != 0 || len(fx.runner.requests) != 0 {
-					t.Errorf("approved %v and ran %d without consent", entries, len(fx.runner.requests))
+				if len(entries) != 0 || len(h.runner.requests) != 0 {
+					t.Errorf("approved %v and ran %d without consent", entries, len(h.runner.requests))
 				}
 				for _, way := range []string{"--accept-hooks", "HERMES_ACCEPT_HOOKS=1", "hooks_auto_accept: true", `"~/hook.sh start"`} {
-					if !strings.Contains(fx.errOut.String(), way) {
-						t.Errorf("warning lacks %q: %s", way, fx.errOut)
+					if !strings.Contains(h.err.String(), way) {
+						t.Errorf("warning lacks %q: %s", way, h.err)
 					}
 				}
 				return
@@ -85,48 +68,48 @@ func TestRunEventConsentSources(t *testing.T) {
 			if len(entries) != 1 || entries[0].ApprovedVia != tt.wantVia || entries[0].ScriptSHA256 == "" {
 				t.Errorf("entries = %+v, want one approved_via %s with a sha256", entries, tt.wantVia)
 			}
-			if len(fx.runner.requests) != 1 {
-				t.Errorf("ran %d times, want 1", len(fx.runner.requests))
+			if len(h.runner.requests) != 1 {
+				t.Errorf("ran %d times, want 1", len(h.runner.requests))
 			}
-			if fx.errOut.Len() != 0 {
-				t.Errorf("stderr: %s", fx.errOut)
+			if h.err.Len() != 0 {
+				t.Errorf("stderr: %s", h.err)
 			}
 		})
 	}
 }
 
 func TestRunEventPrompt(t *testing.T) {
-	fx := newHookFixture(t, observerCfg, true)
-	fx.answers = []string{"n"}
-	if code := fx.run(t, "hooks", "run-event", "on_session_start"); code != 0 {
-		t.Fatalf("exit %d: %s", code, fx.errOut)
+	h := newHookHarness(t, observerCfg, true)
+	h.prompter.confirms = []bool{false}
+	if code := h.run("hooks", "run-event", "on_session_start"); code != 0 {
+		t.Fatalf("exit %d: %s", code, h.err)
 	}
-	out := fx.out.String()
+	out := h.out.String()
 	for _, want := range []string{"event:   on_session_start", "command: ~/hook.sh start",
-		"script:  " + filepath.Join(fx.home, "hook.sh"),
+		"script:  " + filepath.Join(h.home, "hook.sh"),
 		"Commands run with your full user credentials. Only approve commands you trust.",
 		"skipped (not approved)"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
-	if len(fx.runner.requests) != 0 || len(fx.approvals(t)) != 0 {
+	if len(h.runner.requests) != 0 || len(h.entries(t)) != 0 {
 		t.Fatal("a refused hook ran or was approved")
 	}
 
-	fx.answers = []string{"y"}
-	if code := fx.run(t, "hooks", "run-event", "on_session_start"); code != 0 {
-		t.Fatalf("exit %d: %s", code, fx.errOut)
+	h.prompter.confirms = []bool{true}
+	if code := h.run("hooks", "run-event", "on_session_start"); code != 0 {
+		t.Fatalf("exit %d: %s", code, h.err)
 	}
-	if e := fx.approvals(t); len(e) != 1 || e[0].ApprovedVia != allowlist.ViaPrompt {
+	if e := h.entries(t); len(e) != 1 || e[0].ApprovedVia != allowlist.ViaPrompt {
 		t.Errorf("entries = %+v, want one approved_via prompt", e)
 	}
-	if len(fx.runner.requests) != 1 {
-		t.Errorf("ran %d times after yes, want 1", len(fx.runner.requests))
+	if len(h.runner.requests) != 1 {
+		t.Errorf("ran %d times after yes, want 1", len(h.runner.requests))
 	}
 	// Approved now: no more questions.
-	if code := fx.run(t, "hooks", "run-event", "on_session_start"); code != 0 || len(fx.prompts) != 2 {
-		t.Errorf("exit %d, prompts %q; want no third prompt", code, fx.prompts)
+	if code := h.run("hooks", "run-event", "on_session_start"); code != 0 || len(h.prompter.asked) != 2 {
+		t.Errorf("exit %d, prompts %q; want no third prompt", code, h.prompter.asked)
 	}
 }
 
@@ -138,44 +121,44 @@ func TestRunEventExitCode(t *testing.T) {
 		wantCode int
 	}{{2, true, ExitBlocked}, {2, false, ExitOK}, {0, true, ExitOK}, {1, true, ExitOK}}
 	for _, tt := range tests {
-		fx := newHookFixture(t, cfg, false)
-		fx.env["HERMES_ACCEPT_HOOKS"] = "1"
+		h := newHookHarness(t, cfg, false)
+		h.env["HERMES_ACCEPT_HOOKS"] = "1"
 		code := tt.exit
-		fx.runner.result = shell.Result{ExitCode: &code, Stderr: "nope"}
+		h.runner.result = shell.Result{ExitCode: &code, Stderr: "nope"}
 		args := []string{"hooks", "run-event", "pre_tool_call"}
 		if tt.flag {
 			args = append(args, "--exit-code")
 		}
-		if got := fx.run(t, args...); got != tt.wantCode {
+		if got := h.run(args...); got != tt.wantCode {
 			t.Errorf("hook exit %d, --exit-code %v: exit %d, want %d", tt.exit, tt.flag, got, tt.wantCode)
 		}
 	}
 }
 
 func TestRunEventSafeMode(t *testing.T) {
-	fx := newHookFixture(t, observerCfg, false)
-	fx.env["HERMES_SAFE_MODE"] = "yes"
-	if code := fx.run(t, "--accept-hooks", "hooks", "run-event", "on_session_start", "--json"); code != 0 {
+	h := newHookHarness(t, observerCfg, false)
+	h.env["HERMES_SAFE_MODE"] = "yes"
+	if code := h.run("--accept-hooks", "hooks", "run-event", "on_session_start", "--json"); code != 0 {
 		t.Fatalf("exit %d", code)
 	}
-	if n := strings.Count(fx.errOut.String(), "HERMES_SAFE_MODE"); n != 1 {
-		t.Errorf("HERMES_SAFE_MODE said %d times, want once: %s", n, fx.errOut)
+	if n := strings.Count(h.err.String(), "HERMES_SAFE_MODE"); n != 1 {
+		t.Errorf("HERMES_SAFE_MODE said %d times, want once: %s", n, h.err)
 	}
-	if len(fx.runner.requests) != 0 || len(fx.approvals(t)) != 0 {
+	if len(h.runner.requests) != 0 || len(h.entries(t)) != 0 {
 		t.Error("safe mode ran or approved a hook")
 	}
-	if !strings.Contains(fx.out.String(), `"skip_reason": "safe mode"`) {
-		t.Errorf("JSON lacks the safe mode skip:\n%s", fx.out)
+	if !strings.Contains(h.out.String(), `"skip_reason": "safe mode"`) {
+		t.Errorf("JSON lacks the safe mode skip:\n%s", h.out)
 	}
-	if _, err := os.Stat(filepath.Join(fx.home, "logs")); !os.IsNotExist(err) {
+	if _, err := os.Stat(filepath.Join(h.home, "logs")); !os.IsNotExist(err) {
 		t.Error("safe mode wrote the audit log")
 	}
 }
 
 func TestRunEventJSONKeys(t *testing.T) {
-	fx := newHookFixture(t, observerCfg, false)
-	fx.env["HERMES_ACCEPT_HOOKS"] = "1"
-	if code := fx.run(t, "hooks", "run-event", "on_session_start", "--json"); code != 0 {
+	h := newHookHarness(t, observerCfg, false)
+	h.env["HERMES_ACCEPT_HOOKS"] = "1"
+	if code := h.run("hooks", "run-event", "on_session_start", "--json"); code != 0 {
 		t.Fatalf("exit %d", code)
 	}
 	keys := func(data []byte) []string {
@@ -195,13 +178,13 @@ func TestRunEventJSONKeys(t *testing.T) {
 		return order
 	}
 	want := []string{"event", "hermes_home", "config_path", "hooks", "outcome", "webhooks", "diagnostics"}
-	if got := keys(fx.out.Bytes()); !slices.Equal(got, want) {
+	if got := keys(h.out.Bytes()); !slices.Equal(got, want) {
 		t.Errorf("top-level keys %q, want %q", got, want)
 	}
 	var out struct {
 		Hooks []json.RawMessage `json:"hooks"`
 	}
-	_ = json.Unmarshal(fx.out.Bytes(), &out)
+	_ = json.Unmarshal(h.out.Bytes(), &out)
 	wantHook := []string{"kind", "command", "status", "skip_reason", "exit_code", "timed_out", "error", "elapsed_seconds", "parsed"}
 	if len(out.Hooks) != 1 {
 		t.Fatalf("%d hooks", len(out.Hooks))

@@ -2,7 +2,6 @@ package shell
 
 import (
 	"context"
-	"errors"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -12,6 +11,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/hermes-hooks/hermes/internal/proctest"
 )
 
 // readPid reads a pid a hook script wrote into dir.
@@ -28,58 +29,12 @@ func readPid(t *testing.T, dir, name string) int {
 	return pid
 }
 
-// groupMembers lists the processes of group pgid that have not exited,
-// from /proc/*/stat (zombies are dead, only not yet reaped).
-func groupMembers(pgid int) []int {
-	entries, _ := os.ReadDir("/proc")
-	var pids []int
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
-		if err != nil {
-			continue // exited while we looked
-		}
-		s := string(b)
-		// comm may hold spaces or parentheses; the fields after the last
-		// ')' are state, ppid, pgrp, ...
-		f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
-		if len(f) < 3 || f[0] == "Z" || f[0] == "X" {
-			continue
-		}
-		if g, _ := strconv.Atoi(f[2]); g == pgid {
-			pids = append(pids, pid)
-		}
-	}
-	return pids
-}
-
 // assertGroupGone fails if a process of group pgid is alive. A member that
-// was sent SIGKILL may still be on its way out when Run returns, so each one
-// found is waited for through a pidfd (the exit event itself), up to 5 s.
+// was sent SIGKILL may still be on its way out when Run returns, so it gets
+// up to 5 s to exit.
 func assertGroupGone(t *testing.T, pgid int) {
 	t.Helper()
-	for _, pid := range groupMembers(pgid) {
-		fd, err := unix.PidfdOpen(pid, 0)
-		if errors.Is(err, unix.ESRCH) {
-			continue
-		}
-		if err != nil {
-			t.Fatalf("pidfd_open(%d): %v", pid, err)
-		}
-		fds := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}
-		n, err := unix.Poll(fds, 5000)
-		for errors.Is(err, unix.EINTR) {
-			n, err = unix.Poll(fds, 5000)
-		}
-		unix.Close(fd)
-		if n == 0 {
-			t.Errorf("process %d of the hook's group %d is still running", pid, pgid)
-			syscall.Kill(pid, syscall.SIGKILL)
-		}
-	}
+	proctest.WaitGroupGone(t, pgid, 5*time.Second)
 }
 
 // killAtCleanup makes sure a process the test let escape does not outlive it.

@@ -115,7 +115,7 @@ func gatewayTestRun(cmd *cobra.Command, f *Factory, e *hooks.Engine, event strin
 		fmt.Fprintln(ios.ErrOut, "HERMES_SAFE_MODE is set: no hook or webhook fires.")
 		return renderGateway(f, e, &hooks.GatewayFiring{Event: event, Context: ctxObj, Hooks: matched}, p, real)
 	}
-	if !real && safe && !p.Output {
+	if !real && safe {
 		fmt.Fprintln(ios.ErrOut, "Note: HERMES_SAFE_MODE is set: run-event would fire nothing; test runs the hooks anyway.")
 	}
 	python, pyErr := "", error(nil)

@@ -44,7 +44,6 @@ func (r ShellRun) Fired() bool { return r.SkipReason == "" }
 // Payload builds the fields-shape payload of a firing. With synthetic, the
 // event's synthetic payload is the base and given fields win; else the given
 // payload stands as it is (or the synthetic one when none is given).
-// forTool, when set, becomes tool_name last.
 func (e *Engine) Payload(ev Event, given *pyjson.Object, synthetic bool) *pyjson.Object {
 	var fields *pyjson.Object
 	if given != nil {

@@ -21,8 +21,9 @@ lint:
 	$(GO) vet ./...
 	$(GO) mod tidy -diff
 
+BENCHTIME ?= 1s
 bench: build
-	$(GO) test -run '^$$' -bench . -benchmem ./...
+	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) ./...
 
 ## stress: the stress and fault-injection suite at the sizes of SPEC §12 (go test runs it reduced)
 stress:

@@ -146,7 +146,7 @@ func acceptRun(cmd *cobra.Command, opts *acceptOptions) error {
 		if opts.JSON {
 			return writeJSON(ios.Out, acceptJSON{s.Loc.Home, nullableString(s.Loc.ConfigPath), []approvedHookJSON{}})
 		}
-		printLocation(ios.Out, s)
+		printLocation(ios.Out, s.Loc)
 		fmt.Fprintln(ios.Out)
 		switch {
 		case interactive:
@@ -208,7 +208,7 @@ func acceptRun(cmd *cobra.Command, opts *acceptOptions) error {
 		return writeJSON(ios.Out, out)
 	}
 	cs := ios.Colors()
-	printLocation(ios.Out, s)
+	printLocation(ios.Out, s.Loc)
 	fmt.Fprintln(ios.Out)
 	for _, e := range entries {
 		hash := "no hash recorded: the script cannot be read"

@@ -100,7 +100,7 @@ func diffRun(cmd *cobra.Command, opts *diffOptions) error {
 			return err
 		}
 	} else {
-		printLocation(ios.Out, s)
+		printLocation(ios.Out, s.Loc)
 		fmt.Fprintln(ios.Out)
 		switch out.Status {
 		case "cannot_compare":

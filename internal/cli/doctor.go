@@ -102,7 +102,7 @@ func doctorRun(cmd *cobra.Command, opts *doctorOptions) error {
 	} else {
 		w := ios.Out
 		cs := ios.Colors()
-		printLocation(w, e.Setup)
+		printLocation(w, e.Loc)
 		if len(diags) > 0 {
 			fmt.Fprintf(w, "\n%s\n", cs.Bold("Config"))
 			for _, d := range diags {

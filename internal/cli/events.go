@@ -79,7 +79,7 @@ func eventsRun(cmd *cobra.Command, opts *eventsOptions) error {
 	cs := ios.Colors()
 	w := ios.Out
 	// The config matters here: hooks_extra_events adds events.
-	printLocation(w, env)
+	printLocation(w, env.Loc)
 	fmt.Fprintf(w, "\n%s\n\n", cs.Bold("Shell-hook events"))
 	for _, e := range env.Catalogue.Events() {
 		var tags []string

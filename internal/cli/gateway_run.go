@@ -197,7 +197,7 @@ func renderGateway(f *Factory, e *hooks.Engine, g *hooks.GatewayFiring, p *paylo
 
 	w := ios.Out
 	cs := ios.Colors()
-	printLocation(w, e.Setup)
+	printLocation(w, e.Loc)
 	if len(g.Hooks) == 0 {
 		fmt.Fprintf(w, "\nNo gateway hooks subscribed to event: %s (looked in %s)\n", g.Event, e.GatewayDir())
 		return nil
@@ -248,7 +248,7 @@ func renderGatewayDryRun(f *Factory, e *hooks.Engine, event string, ctxObj *pyjs
 		return writeJSON(ios.Out, out)
 	}
 	w := ios.Out
-	printLocation(w, e.Setup)
+	printLocation(w, e.Loc)
 	if len(matched) == 0 {
 		fmt.Fprintf(w, "\nNo gateway hooks subscribed to event: %s (looked in %s)\n", event, e.GatewayDir())
 	} else {

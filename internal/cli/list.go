@@ -120,7 +120,7 @@ func listRun(cmd *cobra.Command, opts *listOptions) error {
 	}
 	w := ios.Out
 	cs := ios.Colors()
-	printLocation(w, s)
+	printLocation(w, s.Loc)
 	renderShellHooks(w, cs, shellHooks)
 	renderGatewayHooks(w, cs, s, gw)
 	renderWebhooks(w, cs, s.Parsed.Webhooks)
@@ -146,15 +146,15 @@ func matcherSource(m *hooks.Matcher) *string {
 }
 
 // printLocation names the HERMES_HOME and config file a command used.
-func printLocation(w io.Writer, s *hooks.Setup) {
-	fmt.Fprintf(w, "HERMES_HOME: %s\n", s.Loc.Home)
-	if s.Loc.Profile != config.DefaultProfile {
-		fmt.Fprintf(w, "Profile: %s\n", s.Loc.Profile)
+func printLocation(w io.Writer, loc *config.Location) {
+	fmt.Fprintf(w, "HERMES_HOME: %s\n", loc.Home)
+	if loc.Profile != config.DefaultProfile {
+		fmt.Fprintf(w, "Profile: %s\n", loc.Profile)
 	}
-	if s.Loc.ConfigPath != "" {
-		fmt.Fprintf(w, "Config: %s\n", s.Loc.ConfigPath)
+	if loc.ConfigPath != "" {
+		fmt.Fprintf(w, "Config: %s\n", loc.ConfigPath)
 	} else {
-		fmt.Fprintf(w, "Config: none found (looked at %s)\n", strings.Join(s.Loc.Searched, ", "))
+		fmt.Fprintf(w, "Config: none found (looked at %s)\n", strings.Join(loc.Searched, ", "))
 	}
 }
 

@@ -69,6 +69,8 @@ func revokeRun(cmd *cobra.Command, opts *revokeOptions) error {
 			return err
 		}
 	} else if removed > 0 {
+		printLocation(ios.Out, loc)
+		fmt.Fprintln(ios.Out)
 		noun := "entry"
 		if removed > 1 {
 			noun = "entries"

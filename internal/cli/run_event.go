@@ -169,7 +169,7 @@ func firedToJSON(r hooks.ShellRun) firedShellJSON {
 func renderDispatch(f *Factory, e *hooks.Engine, d *hooks.Dispatch, webhooks []webhookResultJSON) {
 	w := f.IO.Out
 	cs := f.IO.Colors()
-	printLocation(w, e.Setup)
+	printLocation(w, e.Loc)
 	if len(d.Runs) == 0 {
 		fmt.Fprintf(w, "\nNo shell hooks configured for event: %s\n", d.Event)
 	} else {

@@ -109,7 +109,7 @@ func testRun(cmd *cobra.Command, opts *testOptions) error {
 		return writeJSON(ios.Out, out)
 	}
 	w := ios.Out
-	printLocation(w, e.Setup)
+	printLocation(w, e.Loc)
 	if len(selected) == 0 {
 		fmt.Fprintf(w, "\n%s\n", noHooksLine(e, ev.Name, opts.ForTool))
 		return nil
@@ -205,7 +205,7 @@ func dryRun(ios *iostreams.IOStreams, e *hooks.Engine, event, tool string, wire 
 	}
 	w := ios.Out
 	cs := ios.Colors()
-	printLocation(w, e.Setup)
+	printLocation(w, e.Loc)
 	if len(hs) == 0 {
 		fmt.Fprintf(w, "\n%s\n", noHooksLine(e, event, tool))
 	} else {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/hermes-hooks/hermes/internal/allowlist"
 	"github.com/hermes-hooks/hermes/internal/hooks"
+	"github.com/hermes-hooks/hermes/internal/suggest"
 )
 
 // completeEvents completes shell and gateway event names.
@@ -100,12 +101,12 @@ func filterPrefix(names []string, prefix string) []string {
 func unknownEventError(s *hooks.Setup, name string) error {
 	if hooks.IsGatewayEvent(name) {
 		names := hooks.GatewayEventNames()
-		if sug := hooks.Suggest(name, names); sug != "" && sug != name {
+		if sug := suggest.Closest(name, names); sug != "" && sug != name {
 			return usageErrorf("Unknown event: %s — did you mean %q? (see 'hermes hooks events')", name, sug)
 		}
 		return usageErrorf("Unknown event: %s (see 'hermes hooks events')", name)
 	}
-	if sug := hooks.Suggest(name, s.Catalogue.Names()); sug != "" && sug != name {
+	if sug := suggest.Closest(name, s.Catalogue.Names()); sug != "" && sug != name {
 		return usageErrorf("Unknown event: %s — did you mean %q? (see 'hermes hooks events')", name, sug)
 	}
 	return usageErrorf("Unknown event: %s (see 'hermes hooks events' for the list)", name)

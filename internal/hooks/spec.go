@@ -10,6 +10,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/hermes-hooks/hermes/internal/config"
+	"github.com/hermes-hooks/hermes/internal/suggest"
 )
 
 // Timeouts of a shell hook, in seconds (SPEC §2.1).
@@ -156,7 +157,7 @@ func (p *parser) unknownEvent(name string) string {
 	if strings.Contains(name, ":") {
 		return fmt.Sprintf("%q is a gateway event: gateway hooks are declared in <HERMES_HOME>/hooks/<name>/HOOK.yaml, not in hooks:; skipped", name)
 	}
-	if s := Suggest(name, p.cat.Names()); s != "" {
+	if s := suggest.Closest(name, p.cat.Names()); s != "" {
 		return fmt.Sprintf("unknown hook event %q — did you mean %q?", name, s)
 	}
 	return fmt.Sprintf("unknown hook event %q; valid events: %s (an event newer than this hermes can be added to hooks_extra_events)",

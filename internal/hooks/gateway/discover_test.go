@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/hermes-hooks/hermes/internal/suggest"
 )
 
 const okPy = "def handle(event_type, context):\n    return None\n"
@@ -219,24 +221,8 @@ func TestClosestIsDifflibLike(t *testing.T) {
 		{"reaction:add", "reaction:added"},
 	}
 	for _, tt := range tests {
-		if got := closest(tt.word, known); got != tt.want {
-			t.Errorf("closest(%q) = %q, want %q", tt.word, got, tt.want)
-		}
-	}
-	// Values computed with Python's difflib.SequenceMatcher(None, a, b).ratio().
-	ratios := []struct {
-		a, b string
-		want float64
-	}{
-		{"abcd", "bcde", 0.75},
-		{"agent", "agent:end", 0.7142857142857143},
-		{"qabxcd", "abycdf", 0.6666666666666666},
-		{"", "", 1},
-		{"abc", "", 0},
-	}
-	for _, r := range ratios {
-		if got := ratio(r.a, r.b); got != r.want {
-			t.Errorf("ratio(%q, %q) = %v, want %v", r.a, r.b, got, r.want)
+		if got := suggest.Closest(tt.word, known); got != tt.want {
+			t.Errorf("Closest(%q) = %q, want %q", tt.word, got, tt.want)
 		}
 	}
 }

@@ -3,6 +3,8 @@ package gateway
 import (
 	"fmt"
 	"strings"
+
+	"github.com/hermes-hooks/hermes/internal/suggest"
 )
 
 // Match returns the hooks that fire for event, in the order the agent runs
@@ -78,65 +80,8 @@ func (v *validator) check(name string) string {
 		}
 	}
 	msg := fmt.Sprintf("unknown event %q", name)
-	if best := closest(name, v.names); best != "" {
+	if best := suggest.Closest(name, v.names); best != "" {
 		msg += fmt.Sprintf(" (did you mean %q?)", best)
 	}
 	return msg + "; registered anyway, as the agent does"
-}
-
-// closest returns the candidate most similar to word, as Python's
-// difflib.get_close_matches(word, candidates, n=1, cutoff=0.6) would, or ""
-// when none is similar enough.
-func closest(word string, candidates []string) string {
-	const cutoff = 0.6
-	best, bestScore := "", -1.0
-	for _, c := range candidates {
-		s := ratio(word, c)
-		// difflib keeps the larger string on equal scores.
-		if s >= cutoff && (s > bestScore || (s == bestScore && c > best)) {
-			best, bestScore = c, s
-		}
-	}
-	return best
-}
-
-// ratio is difflib.SequenceMatcher(None, a, b).ratio(): twice the number of
-// matched characters over the total length, where matches are found by
-// taking the longest common block and recursing on both sides of it.
-func ratio(a, b string) float64 {
-	ra, rb := []rune(a), []rune(b)
-	if len(ra)+len(rb) == 0 {
-		return 1
-	}
-	return 2 * float64(matched(ra, rb)) / float64(len(ra)+len(rb))
-}
-
-func matched(a, b []rune) int {
-	i, j, k := longestBlock(a, b)
-	if k == 0 {
-		return 0
-	}
-	return k + matched(a[:i], b[:j]) + matched(a[i+k:], b[j+k:])
-}
-
-// longestBlock finds the longest common substring, earliest in a and then
-// in b on ties, like difflib's find_longest_match without junk.
-func longestBlock(a, b []rune) (int, int, int) {
-	bi, bj, bk := 0, 0, 0
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for i := range a {
-		for j := range b {
-			if a[i] == b[j] {
-				cur[j+1] = prev[j] + 1
-				if k := cur[j+1]; k > bk {
-					bi, bj, bk = i-k+1, j-k+1, k
-				}
-			} else {
-				cur[j+1] = 0
-			}
-		}
-		prev, cur = cur, prev
-	}
-	return bi, bj, bk
 }

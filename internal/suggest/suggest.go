@@ -1,10 +1,13 @@
-package hooks
+// Package suggest finds the "did you mean" candidate for a misspelt name
+// exactly as the agent does (Python's difflib.get_close_matches), so hermes
+// and the agent give users the same hints.
+package suggest
 
-// Suggest returns the candidate closest to name, as Python's
+// Closest returns the candidate closest to name, as Python's
 // difflib.get_close_matches(name, candidates, n=1, cutoff=0.6) would: the
 // agent builds its "did you mean" hints that way, so users get the same hint
 // from both. It returns "" when no candidate is close enough.
-func Suggest(name string, candidates []string) string {
+func Closest(name string, candidates []string) string {
 	const cutoff = 0.6
 	word := []rune(name)
 	m := newMatcher(word)

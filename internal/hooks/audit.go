@@ -49,10 +49,10 @@ type auditJSON struct {
 // 0600, folder created 0700). O_APPEND keeps concurrent writers' lines whole.
 func AppendAudit(home string, r AuditRecord) error {
 	j := auditJSON{Time: allowlist.FormatTime(r.Time), Event: r.Event, Kind: r.Kind,
-		SHA256: strOrNil(r.SHA256), ExitCode: r.Result.ExitCode, TimedOut: r.Result.TimedOut,
-		Error: strOrNil(r.Result.Err), ElapsedSeconds: r.Result.ElapsedSeconds(), Parsed: r.Answer}
+		SHA256: optionalString(r.SHA256), ExitCode: r.Result.ExitCode, TimedOut: r.Result.TimedOut,
+		Error: optionalString(r.Result.Err), ElapsedSeconds: r.Result.ElapsedSeconds(), Parsed: r.Answer}
 	if r.Kind == "gateway" {
-		j.Name, j.Error, j.ElapsedSeconds = &r.Name, strOrNil(r.Error), r.Elapsed
+		j.Name, j.Error, j.ElapsedSeconds = &r.Name, optionalString(r.Error), r.Elapsed
 	} else {
 		j.Command = &r.Command
 	}
@@ -75,11 +75,4 @@ func AppendAudit(home string, r AuditRecord) error {
 		return fmt.Errorf("audit log %s: %w", path, err)
 	}
 	return f.Close()
-}
-
-func strOrNil(s string) *string {
-	if s == "" {
-		return nil
-	}
-	return &s
 }

@@ -130,7 +130,7 @@ func listRun(cmd *cobra.Command, opts *listOptions) error {
 func shellHookToJSON(h hooks.ShellHook) shellHookJSON {
 	j := shellHookJSON{Event: h.Event, Command: h.Command, Matcher: matcherSource(h.Matcher),
 		Timeout: h.Timeout, FailClosed: h.FailClosed, Script: nullableString(h.Script),
-		Approved: h.Approved, Trusted: h.Trusted, Executable: h.ExecErr == nil}
+		Approved: h.Approved, Trusted: h.Trusted(), Executable: h.ExecErr == nil}
 	if h.Approved {
 		j.ApprovedAt = nullableString(h.Approval.ApprovedAt)
 		j.Drift = nullableString(string(h.Drift))

@@ -51,7 +51,7 @@ func (e *Engine) DispatchShell(ctx context.Context, event string, fields *pyjson
 			run.SkipReason = SkipSafeMode
 		case ev.Tool && !h.Matcher.Match(toolName):
 			run.SkipReason = SkipMatcher
-		case !h.Trusted:
+		case !h.Trusted():
 			ok, via, err := consent(h)
 			if err != nil {
 				return nil, err

@@ -25,9 +25,11 @@ type ShellHook struct {
 	Drift       allowlist.Drift // "" when not approved
 	// Pinned: the approval recorded a sha256 and pinning is on.
 	Pinned bool
-	// Trusted: run-event would fire it off a terminal without asking.
-	Trusted bool
 }
+
+// Trusted reports whether run-event would fire the hook off a terminal
+// without asking: approved, and not stopped by pinning.
+func (h *ShellHook) Trusted() bool { return h.Approved && !h.Blocked() }
 
 // Blocked reports whether pinning stops this approved hook: its approval
 // recorded a hash and the script no longer has it.
@@ -55,7 +57,6 @@ func (s *Setup) Inspect(spec Spec, list *allowlist.List) ShellHook {
 		}
 		h.Drift = allowlist.DriftOf(h.Approval, h.Fingerprint)
 		h.Pinned = s.Config.Settings.PinScripts && h.Approval.ScriptSHA256 != ""
-		h.Trusted = !h.Blocked()
 	}
 	return h
 }

@@ -151,14 +151,14 @@ func TestInspectDriftPinned(t *testing.T) {
 			if !got.Approved {
 				t.Fatal("not approved")
 			}
-			if got.Drift != tt.wantDrift || got.Trusted != tt.wantTrusted {
-				t.Errorf("drift %q trusted %v, want %q %v", got.Drift, got.Trusted, tt.wantDrift, tt.wantTrusted)
+			if got.Drift != tt.wantDrift || got.Trusted() != tt.wantTrusted {
+				t.Errorf("drift %q trusted %v, want %q %v", got.Drift, got.Trusted(), tt.wantDrift, tt.wantTrusted)
 			}
 			if got.Pinned != tt.pin {
 				t.Errorf("Pinned = %v, want %v", got.Pinned, tt.pin)
 			}
 			if got.Blocked() == tt.wantTrusted {
-				t.Errorf("Blocked() = %v with trusted %v", got.Blocked(), got.Trusted)
+				t.Errorf("Blocked() = %v with trusted %v", got.Blocked(), got.Trusted())
 			}
 		})
 	}
@@ -197,8 +197,8 @@ func TestInspectDriftAgentEntry(t *testing.T) {
 			if got.Drift != tt.wantDrift {
 				t.Errorf("drift %q, want %q", got.Drift, tt.wantDrift)
 			}
-			if got.Pinned || !got.Trusted || got.Blocked() {
-				t.Errorf("agent entry: pinned %v trusted %v blocked %v, want unpinned, trusted", got.Pinned, got.Trusted, got.Blocked())
+			if got.Pinned || !got.Trusted() || got.Blocked() {
+				t.Errorf("agent entry: pinned %v trusted %v blocked %v, want unpinned, trusted", got.Pinned, got.Trusted(), got.Blocked())
 			}
 		})
 	}
@@ -207,8 +207,8 @@ func TestInspectDriftAgentEntry(t *testing.T) {
 func TestInspectUnapprovedHasNoDrift(t *testing.T) {
 	h := newTrustHome(t, "hooks:\n  on_session_start:\n    - command: \"~/hook.sh\"\n", map[string]string{"hook.sh": hookV1})
 	got := h.hook("~/hook.sh")
-	if got.Approved || got.Drift != "" || got.Trusted || got.Pinned {
-		t.Errorf("unapproved: approved %v drift %q trusted %v pinned %v", got.Approved, got.Drift, got.Trusted, got.Pinned)
+	if got.Approved || got.Drift != "" || got.Trusted() || got.Pinned {
+		t.Errorf("unapproved: approved %v drift %q trusted %v pinned %v", got.Approved, got.Drift, got.Trusted(), got.Pinned)
 	}
 }
 

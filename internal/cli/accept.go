@@ -76,9 +76,8 @@ this needs --yes.`,
 }
 
 type acceptJSON struct {
-	HermesHome string             `json:"hermes_home"`
-	ConfigPath *string            `json:"config_path"`
-	Approved   []approvedHookJSON `json:"approved"`
+	whereJSON
+	Approved []approvedHookJSON `json:"approved"`
 }
 
 type approvedHookJSON struct {
@@ -144,7 +143,7 @@ func acceptRun(cmd *cobra.Command, opts *acceptOptions) error {
 	}
 	if len(chosen) == 0 {
 		if opts.JSON {
-			return writeJSON(ios.Out, acceptJSON{s.Loc.Home, nullableString(s.Loc.ConfigPath), []approvedHookJSON{}})
+			return writeJSON(ios.Out, acceptJSON{where(s.Loc), []approvedHookJSON{}})
 		}
 		printLocation(ios.Out, s.Loc)
 		fmt.Fprintln(ios.Out)
@@ -189,7 +188,7 @@ func acceptRun(cmd *cobra.Command, opts *acceptOptions) error {
 		if !ok {
 			fmt.Fprintln(ios.ErrOut, "Nothing approved.")
 			if opts.JSON {
-				return writeJSON(ios.Out, acceptJSON{s.Loc.Home, nullableString(s.Loc.ConfigPath), []approvedHookJSON{}})
+				return writeJSON(ios.Out, acceptJSON{where(s.Loc), []approvedHookJSON{}})
 			}
 			return nil
 		}
@@ -201,7 +200,7 @@ func acceptRun(cmd *cobra.Command, opts *acceptOptions) error {
 		return err
 	}
 	if opts.JSON {
-		out := acceptJSON{s.Loc.Home, nullableString(s.Loc.ConfigPath), []approvedHookJSON{}}
+		out := acceptJSON{where(s.Loc), []approvedHookJSON{}}
 		for _, e := range entries {
 			out.Approved = append(out.Approved, approvedHookJSON{e.Event, e.Command, nullableString(e.ScriptSHA256)})
 		}

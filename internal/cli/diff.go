@@ -43,16 +43,15 @@ cannot compare (not approved, no snapshot, script missing), 2 usage.`,
 }
 
 type diffJSON struct {
-	HermesHome string  `json:"hermes_home"`
-	ConfigPath *string `json:"config_path"`
-	Command    string  `json:"command"`
-	Event      string  `json:"event"`
-	Script     *string `json:"script"`
-	Status     string  `json:"status"` // unchanged | changed | cannot_compare
-	Reason     *string `json:"reason"`
-	OldSHA256  *string `json:"approved_sha256"`
-	NewSHA256  *string `json:"current_sha256"`
-	Diff       *string `json:"diff"`
+	whereJSON
+	Command   string  `json:"command"`
+	Event     string  `json:"event"`
+	Script    *string `json:"script"`
+	Status    string  `json:"status"` // unchanged | changed | cannot_compare
+	Reason    *string `json:"reason"`
+	OldSHA256 *string `json:"approved_sha256"`
+	NewSHA256 *string `json:"current_sha256"`
+	Diff      *string `json:"diff"`
 }
 
 func diffRun(cmd *cobra.Command, opts *diffOptions) error {
@@ -80,7 +79,7 @@ func diffRun(cmd *cobra.Command, opts *diffOptions) error {
 		return usageErrorf("command %q is not configured in %s; check the exact string with 'hermes hooks list'", opts.Command, configName(s))
 	}
 	d, derr := s.DiffScript(*h)
-	out := diffJSON{HermesHome: s.Loc.Home, ConfigPath: nullableString(s.Loc.ConfigPath), Command: h.Command,
+	out := diffJSON{whereJSON: where(s.Loc), Command: h.Command,
 		Event: h.Event, Script: nullableString(h.Script)}
 	switch {
 	case derr != nil:

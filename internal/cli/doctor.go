@@ -46,8 +46,7 @@ it), python3. Config problems count too. Exit 1 when any problem is found.`,
 }
 
 type doctorJSON struct {
-	HermesHome  string              `json:"hermes_home"`
-	ConfigPath  *string             `json:"config_path"`
+	whereJSON
 	Hooks       []doctorHookJSON    `json:"hooks"`
 	Diagnostics []config.Diagnostic `json:"diagnostics"`
 	Problems    int                 `json:"problems"`
@@ -91,7 +90,7 @@ func doctorRun(cmd *cobra.Command, opts *doctorOptions) error {
 	// counted (and listed) in the report too.
 	printWarnings(ios, diags, warnings)
 	if opts.JSON {
-		out := doctorJSON{HermesHome: e.Loc.Home, ConfigPath: nullableString(e.Loc.ConfigPath),
+		out := doctorJSON{whereJSON: where(e.Loc),
 			Hooks: []doctorHookJSON{}, Diagnostics: diags, Problems: problems, Healthy: problems == 0}
 		for _, r := range reports {
 			out.Hooks = append(out.Hooks, doctorHookJSON{r.Kind, r.Event, r.Command, r.Name, r.Checks, r.Problems()})

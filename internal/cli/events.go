@@ -33,8 +33,7 @@ func newCmdEvents(f *Factory, runF func(*eventsOptions) error) *cobra.Command {
 }
 
 type eventsJSON struct {
-	HermesHome    string              `json:"hermes_home"`
-	ConfigPath    *string             `json:"config_path"`
+	whereJSON
 	ShellEvents   []shellEventJSON    `json:"shell_events"`
 	GatewayEvents []gatewayEventJSON  `json:"gateway_events"`
 	Diagnostics   []config.Diagnostic `json:"diagnostics"`
@@ -63,7 +62,7 @@ func eventsRun(cmd *cobra.Command, opts *eventsOptions) error {
 	}
 	ios := opts.f.IO
 	if opts.JSON {
-		out := eventsJSON{HermesHome: env.Loc.Home, ConfigPath: nullableString(env.Loc.ConfigPath),
+		out := eventsJSON{whereJSON: where(env.Loc),
 			ShellEvents: []shellEventJSON{}, GatewayEvents: []gatewayEventJSON{}, Diagnostics: env.Diagnostics()}
 		for _, e := range env.Catalogue.Events() {
 			out.ShellEvents = append(out.ShellEvents, shellEventJSON{e.Name, e.Description, nonNil(e.Fields),

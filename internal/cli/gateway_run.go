@@ -26,8 +26,7 @@ const (
 // gatewayTestJSON is `test <gateway event> --json`: the shape of a shell
 // test, with gateway entries.
 type gatewayTestJSON struct {
-	HermesHome  string                  `json:"hermes_home"`
-	ConfigPath  *string                 `json:"config_path"`
+	whereJSON
 	Event       string                  `json:"event"`
 	Payload     *pyjson.Object          `json:"payload"`
 	Results     []gatewayTestResultJSON `json:"results"`
@@ -47,9 +46,8 @@ type gatewayTestResultJSON struct {
 // shell run-event. Gateway hooks are observers: the outcome is always null,
 // and no webhook serves a gateway event.
 type gatewayRunJSON struct {
-	Event       string              `json:"event"`
-	HermesHome  string              `json:"hermes_home"`
-	ConfigPath  *string             `json:"config_path"`
+	Event string `json:"event"`
+	whereJSON
 	Hooks       []gatewayFiredJSON  `json:"hooks"`
 	Outcome     *hooks.Outcome      `json:"outcome"`
 	Webhooks    []webhookResultJSON `json:"webhooks"`
@@ -68,12 +66,11 @@ type gatewayFiredJSON struct {
 
 // gatewayDryRunJSON is the --dry-run --json shape for a gateway event.
 type gatewayDryRunJSON struct {
-	HermesHome string               `json:"hermes_home"`
-	ConfigPath *string              `json:"config_path"`
-	Event      string               `json:"event"`
-	DryRun     bool                 `json:"dry_run"`
-	Payload    *pyjson.Object       `json:"payload"`
-	Hooks      []gatewayDryHookJSON `json:"hooks"`
+	whereJSON
+	Event   string               `json:"event"`
+	DryRun  bool                 `json:"dry_run"`
+	Payload *pyjson.Object       `json:"payload"`
+	Hooks   []gatewayDryHookJSON `json:"hooks"`
 }
 
 type gatewayDryHookJSON struct {
@@ -177,7 +174,7 @@ func renderGateway(f *Factory, e *hooks.Engine, g *hooks.GatewayFiring, p *paylo
 	entries := gatewayEntries(g, real)
 	if p.Output {
 		if real {
-			out := gatewayRunJSON{Event: g.Event, HermesHome: e.Loc.Home, ConfigPath: nullableString(e.Loc.ConfigPath),
+			out := gatewayRunJSON{Event: g.Event, whereJSON: where(e.Loc),
 				Hooks: []gatewayFiredJSON{}, Webhooks: []webhookResultJSON{}, Diagnostics: e.Diagnostics()}
 			for _, en := range entries {
 				out.Hooks = append(out.Hooks, gatewayFiredJSON{Kind: "gateway", Name: en.name, Status: en.status,
@@ -186,7 +183,7 @@ func renderGateway(f *Factory, e *hooks.Engine, g *hooks.GatewayFiring, p *paylo
 			}
 			return writeJSON(ios.Out, out)
 		}
-		out := gatewayTestJSON{HermesHome: e.Loc.Home, ConfigPath: nullableString(e.Loc.ConfigPath), Event: g.Event,
+		out := gatewayTestJSON{whereJSON: where(e.Loc), Event: g.Event,
 			Payload: g.Context, Results: []gatewayTestResultJSON{}, Diagnostics: e.Diagnostics()}
 		for _, en := range entries {
 			out.Results = append(out.Results, gatewayTestResultJSON{Kind: "gateway", Name: en.name, Status: en.status,
@@ -240,7 +237,7 @@ func renderGateway(f *Factory, e *hooks.Engine, g *hooks.GatewayFiring, p *paylo
 func renderGatewayDryRun(f *Factory, e *hooks.Engine, event string, ctxObj *pyjson.Object, matched []gateway.Hook, asJSON bool) error {
 	ios := f.IO
 	if asJSON {
-		out := gatewayDryRunJSON{HermesHome: e.Loc.Home, ConfigPath: nullableString(e.Loc.ConfigPath), Event: event,
+		out := gatewayDryRunJSON{whereJSON: where(e.Loc), Event: event,
 			DryRun: true, Payload: ctxObj, Hooks: []gatewayDryHookJSON{}}
 		for _, h := range matched {
 			out.Hooks = append(out.Hooks, gatewayDryHookJSON{"gateway", h.Name, h.Dir, h.Handler})

@@ -40,8 +40,7 @@ their script changed since approval; then gateway hooks and outbound webhooks.`,
 }
 
 type listJSON struct {
-	HermesHome       string              `json:"hermes_home"`
-	ConfigPath       *string             `json:"config_path"`
+	whereJSON
 	ShellHooks       []shellHookJSON     `json:"shell_hooks"`
 	GatewayHooks     []gatewayHookJSON   `json:"gateway_hooks"`
 	OutboundWebhooks []webhookJSON       `json:"outbound_webhooks"`
@@ -101,7 +100,7 @@ func listRun(cmd *cobra.Command, opts *listOptions) error {
 	}
 	printWarnings(ios, diags, warnings)
 	if opts.JSON {
-		out := listJSON{HermesHome: s.Loc.Home, ConfigPath: nullableString(s.Loc.ConfigPath),
+		out := listJSON{whereJSON: where(s.Loc),
 			ShellHooks: []shellHookJSON{}, GatewayHooks: []gatewayHookJSON{}, OutboundWebhooks: []webhookJSON{},
 			Diagnostics: diags}
 		for _, h := range shellHooks {

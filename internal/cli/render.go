@@ -68,3 +68,14 @@ func shellQuote(s string) string {
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
+
+// whereJSON is what every --json object carries (SPEC §1): the HERMES_HOME
+// and the config file used (null when none was found).
+type whereJSON struct {
+	HermesHome string  `json:"hermes_home"`
+	ConfigPath *string `json:"config_path"`
+}
+
+func where(loc *config.Location) whereJSON {
+	return whereJSON{HermesHome: loc.Home, ConfigPath: nullableString(loc.ConfigPath)}
+}

@@ -38,10 +38,9 @@ Exit 1 when no entry matched (the file is then left untouched).`,
 }
 
 type revokeJSON struct {
-	HermesHome string  `json:"hermes_home"`
-	ConfigPath *string `json:"config_path"`
-	Command    string  `json:"command"`
-	Removed    int     `json:"removed"`
+	whereJSON
+	Command string `json:"command"`
+	Removed int    `json:"removed"`
 }
 
 func revokeRun(cmd *cobra.Command, opts *revokeOptions) error {
@@ -65,7 +64,7 @@ func revokeRun(cmd *cobra.Command, opts *revokeOptions) error {
 		return err
 	}
 	if opts.JSON {
-		if err := writeJSON(ios.Out, revokeJSON{loc.Home, nullableString(loc.ConfigPath), opts.Command, removed}); err != nil {
+		if err := writeJSON(ios.Out, revokeJSON{where(loc), opts.Command, removed}); err != nil {
 			return err
 		}
 	} else if removed > 0 {

@@ -55,9 +55,8 @@ approval; at a terminal you are asked; otherwise they are skipped.`,
 }
 
 type runEventJSON struct {
-	Event       string              `json:"event"`
-	HermesHome  string              `json:"hermes_home"`
-	ConfigPath  *string             `json:"config_path"`
+	Event string `json:"event"`
+	whereJSON
 	Hooks       []any               `json:"hooks"`
 	Outcome     *hooks.Outcome      `json:"outcome"`
 	Webhooks    []webhookResultJSON `json:"webhooks"`
@@ -137,7 +136,7 @@ func runEventRun(cmd *cobra.Command, opts *runEventOptions) error {
 	}
 
 	if opts.Output {
-		out := runEventJSON{Event: ev.Name, HermesHome: e.Loc.Home, ConfigPath: nullableString(e.Loc.ConfigPath),
+		out := runEventJSON{Event: ev.Name, whereJSON: where(e.Loc),
 			Hooks: []any{}, Outcome: d.Outcome, Webhooks: nonNil(webhooks), Diagnostics: e.Diagnostics()}
 		for _, r := range d.Runs {
 			out.Hooks = append(out.Hooks, firedToJSON(r))

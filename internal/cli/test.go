@@ -48,8 +48,7 @@ answer. Exits 0 whatever the hooks answered; nothing is recorded.`,
 }
 
 type testJSON struct {
-	HermesHome  string              `json:"hermes_home"`
-	ConfigPath  *string             `json:"config_path"`
+	whereJSON
 	Event       string              `json:"event"`
 	Payload     *pyjson.Object      `json:"payload"`
 	Results     []any               `json:"results"`
@@ -101,7 +100,7 @@ func testRun(cmd *cobra.Command, opts *testOptions) error {
 		}
 	}
 	if opts.Output {
-		out := testJSON{HermesHome: e.Loc.Home, ConfigPath: nullableString(e.Loc.ConfigPath), Event: ev.Name,
+		out := testJSON{whereJSON: where(e.Loc), Event: ev.Name,
 			Payload: wire, Results: []any{}, Diagnostics: e.Diagnostics()}
 		for _, r := range runs {
 			out.Results = append(out.Results, shellResultToJSON(r))
@@ -176,12 +175,11 @@ func renderRun(w io.Writer, cs iostreams.Palette, r hooks.ShellRun, showApproval
 
 // dryRunJSON is the --dry-run --json shape of test and run-event.
 type dryRunJSON struct {
-	HermesHome string         `json:"hermes_home"`
-	ConfigPath *string        `json:"config_path"`
-	Event      string         `json:"event"`
-	DryRun     bool           `json:"dry_run"`
-	Payload    *pyjson.Object `json:"payload"`
-	Hooks      []dryHookJSON  `json:"hooks"`
+	whereJSON
+	Event   string         `json:"event"`
+	DryRun  bool           `json:"dry_run"`
+	Payload *pyjson.Object `json:"payload"`
+	Hooks   []dryHookJSON  `json:"hooks"`
 	// Diagnostics as in the other --json outputs.
 	Diagnostics []config.Diagnostic `json:"diagnostics"`
 }
@@ -196,7 +194,7 @@ type dryHookJSON struct {
 
 func dryRun(ios *iostreams.IOStreams, e *hooks.Engine, event, tool string, wire *pyjson.Object, hs []hooks.ShellHook, asJSON bool) error {
 	if asJSON {
-		out := dryRunJSON{HermesHome: e.Loc.Home, ConfigPath: nullableString(e.Loc.ConfigPath), Event: event,
+		out := dryRunJSON{whereJSON: where(e.Loc), Event: event,
 			DryRun: true, Payload: wire, Hooks: []dryHookJSON{}, Diagnostics: e.Diagnostics()}
 		for _, h := range hs {
 			out.Hooks = append(out.Hooks, dryHookJSON{"shell", h.Command, nonNil(h.Argv), h.Approved, h.Timeout})

@@ -12,6 +12,7 @@ import (
 	"github.com/hermes-hooks/hermes/internal/hooks"
 	"github.com/hermes-hooks/hermes/internal/hooks/gateway"
 	"github.com/hermes-hooks/hermes/internal/iostreams"
+	"github.com/hermes-hooks/hermes/internal/shell"
 )
 
 type listOptions struct {
@@ -220,7 +221,7 @@ func renderShellHook(w io.Writer, cs iostreams.Palette, h hooks.ShellHook) {
 func driftNote(h hooks.ShellHook) string {
 	switch {
 	case h.Blocked():
-		return fmt.Sprintf(" — script modified since approval; review with: hermes hooks diff %s", shellQuote(h.Command))
+		return fmt.Sprintf(" — script modified since approval; review with: hermes hooks diff %s", shell.Quote(h.Command))
 	case h.Drift == "modified":
 		return " — script modified since approval (not pinned: it still fires)"
 	case h.Drift == "touched":

@@ -9,6 +9,7 @@ import (
 	"github.com/hermes-hooks/hermes/internal/allowlist"
 	"github.com/hermes-hooks/hermes/internal/config"
 	"github.com/hermes-hooks/hermes/internal/hooks"
+	"github.com/hermes-hooks/hermes/internal/shell"
 )
 
 type runEventOptions struct {
@@ -229,7 +230,7 @@ func consentFor(f *Factory, cmd *cobra.Command, e *hooks.Engine, localFlag bool)
 		cs := ios.ErrColors()
 		if h.Blocked() {
 			fmt.Fprintf(ios.ErrOut, "%s skipped %s hook %q: script modified since approval (%s).\n  Review the change with: hermes hooks diff %s\n  then re-approve with: hermes hooks accept %s --event %s --yes (or run with --accept-hooks, which records the new hash)\n",
-				cs.WarningIcon(), h.Event, h.Command, h.Script, shellQuote(h.Command), shellQuote(h.Command), h.Event)
+				cs.WarningIcon(), h.Event, h.Command, h.Script, shell.Quote(h.Command), shell.Quote(h.Command), h.Event)
 		} else {
 			fmt.Fprintf(ios.ErrOut, "%s skipped %s hook %q: not approved.\n  Approve it with 'hermes hooks accept', or let unseen hooks run with --accept-hooks, HERMES_ACCEPT_HOOKS=1 or hooks_auto_accept: true in the config.\n",
 				cs.WarningIcon(), h.Event, h.Command)

@@ -8,6 +8,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/hermes-hooks/hermes/internal/config"
+	"github.com/hermes-hooks/hermes/internal/shell"
 	"github.com/hermes-hooks/hermes/internal/suggest"
 )
 
@@ -211,6 +212,11 @@ func (p *parser) entry(ev Event, i int, item *yaml.Node) (Spec, bool) {
 		return s, false
 	}
 	s.Command = strings.TrimSpace(cv.Str)
+	if argv, err := shell.Argv(s.Command, "/home"); err == nil {
+		if refusal := tildeRefusal(shell.TildeScript(argv)); refusal != "" {
+			p.warn(path+".command", cmd.KeyNode.Line, "will not run: %s", refusal)
+		}
+	}
 
 	if m, ok := f["matcher"]; ok {
 		if mv := config.Resolve(m.Value); mv.Kind == config.KindString {

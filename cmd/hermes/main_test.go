@@ -35,6 +35,13 @@ func TestScripts(t *testing.T) {
 			env.Setenv("HOME", home)
 			env.Setenv("HERMES_HOME", filepath.Join(home, ".hermes"))
 			env.Setenv("NO_COLOR", "")
+			// The bundled example home (make demo), for scenarios that run
+			// on a copy of it.
+			examples, err := filepath.Abs(filepath.Join("..", "..", "examples"))
+			if err != nil {
+				return err
+			}
+			env.Setenv("EXAMPLES", examples)
 			return os.MkdirAll(filepath.Join(home, ".hermes"), 0o755)
 		},
 	})

@@ -86,7 +86,12 @@ func doctorRun(cmd *cobra.Command, opts *doctorOptions) error {
 	if cmd.Context().Err() != nil {
 		return CancelError
 	}
-	problems := len(diags)
+	problems := 0
+	for _, d := range diags {
+		if d.Level != config.LevelInfo {
+			problems++
+		}
+	}
 	for _, r := range reports {
 		problems += r.Problems()
 	}

@@ -61,6 +61,7 @@ func HandleError(io *iostreams.IOStreams, err error) int {
 	var exitErr *ExitError
 	var usage *UsageError
 	var syntax *config.SyntaxError
+	var refused *config.RefusedError
 	var profile *config.ProfileError
 	var missingConfig *config.ConfigNotFoundError
 	switch {
@@ -75,7 +76,7 @@ func HandleError(io *iostreams.IOStreams, err error) int {
 		fmt.Fprintf(io.ErrOut, "%s %s\n", cs.FailureIcon(), err)
 		fmt.Fprintln(io.ErrOut, "Run 'hermes --help' for usage.")
 		return ExitUsage
-	case errors.As(err, &syntax), errors.As(err, &profile), errors.As(err, &missingConfig):
+	case errors.As(err, &syntax), errors.As(err, &refused), errors.As(err, &profile), errors.As(err, &missingConfig):
 		fmt.Fprintf(io.ErrOut, "%s %s\n", cs.FailureIcon(), err)
 		return ExitUsage
 	}

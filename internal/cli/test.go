@@ -110,7 +110,7 @@ func testRun(cmd *cobra.Command, opts *testOptions) error {
 	w := ios.Out
 	printLocation(w, e.Loc)
 	if len(selected) == 0 {
-		fmt.Fprintf(w, "\n%s\n", noHooksLine(e, ev.Name, opts.ForTool))
+		fmt.Fprintf(w, "\n%s\n", noHooksLine(ev.Name, opts.ForTool))
 		return nil
 	}
 	fmt.Fprintf(w, "\nFiring %d hook(s) for event '%s':\n", len(runs), ev.Name)
@@ -205,7 +205,7 @@ func dryRun(ios *iostreams.IOStreams, e *hooks.Engine, event, tool string, wire 
 	cs := ios.Colors()
 	printLocation(w, e.Loc)
 	if len(hs) == 0 {
-		fmt.Fprintf(w, "\n%s\n", noHooksLine(e, event, tool))
+		fmt.Fprintf(w, "\n%s\n", noHooksLine(event, tool))
 	} else {
 		fmt.Fprintf(w, "\nWould fire %d hook(s) for event '%s' (dry run: nothing runs):\n", len(hs), event)
 		for _, h := range hs {
@@ -220,13 +220,12 @@ func dryRun(ios *iostreams.IOStreams, e *hooks.Engine, event, tool string, wire 
 	return nil
 }
 
-// noHooksLine says why no hook of event runs: none is configured, or the
-// tool name (--for-tool, or the payload's in run-event) filtered out the
-// ones that are.
-func noHooksLine(e *hooks.Engine, event, tool string) string {
-	n := len(e.Parsed.ForEvent(event))
-	if n == 0 {
-		return "No shell hooks configured for event: " + event
+// noHooksLine says that no hook of event runs, in the agent's words; with
+// --for-tool it names the filter, which may be why.
+func noHooksLine(event, tool string) string {
+	msg := "No shell hooks configured for event: " + event
+	if tool != "" {
+		msg += " (with matcher filter --for-tool=" + tool + ")"
 	}
-	return fmt.Sprintf("No shell hooks of event '%s' match tool '%s' (%d configured)", event, tool, n)
+	return msg
 }

@@ -181,7 +181,7 @@ func driftCheck(h ShellHook) Check {
 	}
 	now := "unknown"
 	if !h.Fingerprint.Mtime.IsZero() {
-		now = allowlist.FormatTime(h.Fingerprint.Mtime)
+		now = allowlist.MtimeString(h.Fingerprint.Mtime)
 	}
 	reapprove := fmt.Sprintf("hermes hooks accept %s --event %s --yes", quote(h.Command), h.Event)
 	review := "review with: hermes hooks diff " + quote(h.Command) + ", then re-approve with: " + reapprove
@@ -200,7 +200,7 @@ func driftCheck(h ShellHook) Check {
 		}
 		return c
 	case allowlist.DriftTouched:
-		c.Status, c.Message = CheckInfo, fmt.Sprintf("script touched (mtime %s, approved %s) but its content is unchanged", now, recorded)
+		c.Status, c.Message = CheckInfo, fmt.Sprintf("script touched (mtime %s, approved %s) but its content is unchanged; the agent compares the mtime and reports \"script modified since approval\" until it is re-approved: %s", now, recorded, reapprove)
 	case allowlist.DriftMissing:
 		c.Status, c.Message = CheckWarn, "the script cannot be read now: nothing to compare"
 	case allowlist.DriftUnknown:

@@ -95,13 +95,14 @@ func (e *Engine) RunShell(ctx context.Context, h ShellHook, wire *pyjson.Object)
 	return run
 }
 
-// Selected are the hooks of event among hs, with --for-tool applied: when
-// forTool is set, only tool-event hooks whose matcher matches it.
+// Selected are the hooks of event among hs, with --for-tool applied as the
+// agent applies it: on a tool event only the hooks whose matcher matches
+// forTool; on any other event it filters nothing (SPEC §14).
 func (e *Engine) Selected(hs []ShellHook, event, forTool string) []ShellHook {
 	ev, _ := e.Catalogue.Lookup(event)
 	var out []ShellHook
 	for _, h := range hs {
-		if h.Event != event || forTool != "" && (!ev.Tool || !h.Matcher.Match(forTool)) {
+		if h.Event != event || forTool != "" && ev.Tool && !h.Matcher.Match(forTool) {
 			continue
 		}
 		out = append(out, h)

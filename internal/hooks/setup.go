@@ -39,7 +39,11 @@ func Load(req config.Request) (*Setup, error) {
 	if err != nil {
 		return nil, err
 	}
-	file, err := config.Load(loc.ConfigPath, req.Env)
+	// ${HERMES_HOME} in the config names the home in use (--home, -p), as
+	// the agent sets HERMES_HOME for a profile before reading its config;
+	// hooks get the same value in their environment (SPEC §14).
+	env := req.Env.With("HERMES_HOME", loc.Home)
+	file, err := config.Load(loc.ConfigPath, env)
 	if err != nil {
 		return nil, err
 	}
@@ -48,9 +52,9 @@ func Load(req config.Request) (*Setup, error) {
 		Loc:          loc,
 		Config:       file,
 		Catalogue:    cat,
-		Parsed:       Parse(file, cat, req.Env),
+		Parsed:       Parse(file, cat, env),
 		Store:        allowlist.Open(loc.Home),
-		Env:          req.Env,
+		Env:          env,
 		UserHome:     req.UserHome,
 		Fingerprints: allowlist.NewFingerprinter(),
 	}, nil

@@ -34,6 +34,29 @@ func (d *Dispatch) Blocked() bool { return IsBlock(d.Outcome) }
 // recorded before the hook runs. An error from consent (Ctrl-C at a prompt)
 // or from recording an approval stops the dispatch.
 func (e *Engine) DispatchShell(ctx context.Context, event string, fields *pyjson.Object, safeMode bool, consent Consent) (*Dispatch, error) {
+	return e.DispatchShellWith(ctx, event, fields, DispatchOptions{SafeMode: safeMode, Consent: consent})
+}
+
+// DispatchOptions say how a firing departs from the agent's own.
+type DispatchOptions struct {
+	// SafeMode: nothing runs (HERMES_SAFE_MODE); every hook is listed as
+	// skipped.
+	SafeMode bool
+	// Consent is asked about each hook that is not trusted; required
+	// unless Policy.
+	Consent Consent
+	// Policy is a policy test (test --cases): every hook the matcher and
+	// the selection let through runs, approved or not; consent is never
+	// asked, nothing is recorded in the allowlist and no audit line is
+	// written.
+	Policy bool
+	// Selection leaves hooks out (--only, --skip).
+	Selection Selection
+}
+
+// DispatchShellWith is DispatchShell with options: the one loop behind
+// run-event and test --cases.
+func (e *Engine) DispatchShellWith(ctx context.Context, event string, fields *pyjson.Object, opts DispatchOptions) (*Dispatch, error) {
 	ev, _ := e.Catalogue.Lookup(event)
 	d := &Dispatch{Event: event, Fields: fields, Wire: e.WireFor(event, fields)}
 	list, warnings, err := e.Store.Read()
@@ -47,12 +70,14 @@ func (e *Engine) DispatchShell(ctx context.Context, event string, fields *pyjson
 		h := e.Inspect(spec, list)
 		run := ShellRun{Hook: h}
 		switch {
-		case safeMode:
+		case opts.SafeMode:
 			run.SkipReason = SkipSafeMode
+		case opts.Selection.Excludes(h):
+			run.SkipReason = opts.Selection.SkipReason(h)
 		case ev.Tool && !h.Matcher.Match(toolName):
 			run.SkipReason = SkipMatcher
-		case !h.Trusted():
-			ok, via, err := consent(h)
+		case !opts.Policy && !h.Trusted():
+			ok, via, err := opts.Consent(h)
 			if err != nil {
 				return nil, err
 			}
@@ -78,7 +103,9 @@ func (e *Engine) DispatchShell(ctx context.Context, event string, fields *pyjson
 				// Interrupted: the hook's group was killed; stop here.
 				return nil, err
 			}
-			e.audit(d, run)
+			if !opts.Policy {
+				e.audit(d, run)
+			}
 			answers = append(answers, run.Eval.Answer)
 		}
 		d.Runs = append(d.Runs, run)

@@ -78,7 +78,7 @@ changes, until Ctrl-C.`,
 // payload flags, or --cases with none of them (each case names its event
 // and payload).
 func (opts *testOptions) checkArgs(cmd *cobra.Command, args []string) error {
-	if opts.Cases == "" {
+	if !cmd.Flags().Changed("cases") {
 		if opts.JUnit != "" {
 			return usageErrorf("--junit reports on cases: give --cases FILE too")
 		}

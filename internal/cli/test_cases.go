@@ -142,7 +142,11 @@ func renderCases(opts *testOptions, e *hooks.Engine, results []cases.Result, fai
 			fmt.Fprintf(w, "    %s %s\n", cs.Gray("hook"), l)
 		}
 	}
-	summary := fmt.Sprintf("%d cases: %d passed, %d failed", len(results), len(results)-failed, failed)
+	noun := "cases"
+	if len(results) == 1 {
+		noun = "case"
+	}
+	summary := fmt.Sprintf("%d %s: %d passed, %d failed", len(results), noun, len(results)-failed, failed)
 	if failed > 0 {
 		summary = cs.Red(summary)
 	} else {

@@ -187,7 +187,11 @@ func (p *parser) problem(n *yaml.Node, field, msg string) {
 	p.problems = append(p.problems, Problem{File: p.file, Line: line, Field: field, Message: msg})
 }
 
-func (p *parser) err() error { return &Error{Problems: p.problems} }
+// err is the problems found, in file order.
+func (p *parser) err() error {
+	slices.SortStableFunc(p.problems, func(a, b Problem) int { return a.Line - b.Line })
+	return &Error{Problems: p.problems}
+}
 
 // parseCase reads one case; ok is false when it has problems (recorded).
 func (p *parser) parseCase(path string, n *yaml.Node) (Case, bool) {

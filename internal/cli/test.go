@@ -28,7 +28,7 @@ type testOptions struct {
 func newCmdTest(f *Factory, runF func(*testOptions) error) *cobra.Command {
 	opts := &testOptions{f: f}
 	cmd := &cobra.Command{
-		Use:   "test <event> [-] | test --cases FILE",
+		Use:   "test <event> [-]",
 		Short: "Run the hooks of an event, or check hook policies against cases",
 		Long: `Run every configured hook of an event, approved or not, against the event's
 synthetic payload merged with the payload given (given fields win; - reads

@@ -68,6 +68,10 @@ func (f *Fingerprinter) Of(path string) Fingerprint {
 	return c.fp
 }
 
+// FingerprintNow hashes the script at path now, bypassing every cache: what
+// a decision to run or approve a hook must use.
+func FingerprintNow(path string) Fingerprint { return fingerprintFile(path) }
+
 // fingerprintFile streams the file through sha256, so a huge script costs
 // a buffer, not its size, and keeps the bytes only up to MaxSnapshot.
 func fingerprintFile(path string) Fingerprint {

@@ -18,11 +18,12 @@ type Settings struct {
 	AutoAccept  bool     // hooks_auto_accept
 	PinScripts  bool     // hooks_pin_scripts, default true
 	AuditLog    bool     // hooks_audit_log, default true
+	StrictModes bool     // hooks_strict_modes, default true (SPEC §13.5)
 	ExtraEvents []string // hooks_extra_events, trimmed, without gateway names
 }
 
 // DefaultSettings are the settings of a config that says nothing.
-func DefaultSettings() Settings { return Settings{PinScripts: true, AuditLog: true} }
+func DefaultSettings() Settings { return Settings{PinScripts: true, AuditLog: true, StrictModes: true} }
 
 // File is a loaded config file.
 type File struct {
@@ -108,6 +109,8 @@ func Load(path string, env Env) (*File, error) {
 			f.boolSetting(p, &f.Settings.PinScripts)
 		case "hooks_audit_log":
 			f.boolSetting(p, &f.Settings.AuditLog)
+		case "hooks_strict_modes":
+			f.boolSetting(p, &f.Settings.StrictModes)
 		case "hooks_extra_events":
 			f.extraEvents(p)
 		}

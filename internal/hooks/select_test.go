@@ -91,9 +91,9 @@ func TestDispatchPolicy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	asked := func(h ShellHook) (bool, string, error) {
+	asked := func(h ShellHook) (Grant, error) {
 		t.Errorf("consent asked about %s in a policy test", h.Command)
-		return false, "", nil
+		return Grant{}, nil
 	}
 	d, err := e.DispatchShellWith(context.Background(), "pre_tool_call", testObj(t, `{"tool_name": "terminal"}`),
 		DispatchOptions{Policy: true, Consent: asked})

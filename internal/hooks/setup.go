@@ -2,10 +2,12 @@ package hooks
 
 import (
 	"path/filepath"
+	"sync"
 
 	"github.com/hermes-hooks/hermes/internal/allowlist"
 	"github.com/hermes-hooks/hermes/internal/config"
 	"github.com/hermes-hooks/hermes/internal/hooks/gateway"
+	"github.com/hermes-hooks/hermes/internal/safepath"
 )
 
 // Setup is everything one invocation knows about the user's hooks: where
@@ -24,6 +26,9 @@ type Setup struct {
 
 	gateway []gateway.Hook
 	gwDone  bool
+
+	pathsOnce sync.Once
+	paths     *safepath.Checker
 }
 
 // Load finds HERMES_HOME and the config file, reads the config and parses

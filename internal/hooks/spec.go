@@ -10,6 +10,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/hermes-hooks/hermes/internal/config"
+	"github.com/hermes-hooks/hermes/internal/shell"
 	"github.com/hermes-hooks/hermes/internal/suggest"
 )
 
@@ -189,6 +190,11 @@ func (p *parser) entry(ev Event, i int, item *yaml.Node) (Spec, bool) {
 		return s, false
 	}
 	s.Command = strings.TrimSpace(cv.Str)
+	if argv, err := shell.Argv(s.Command, "/home"); err == nil {
+		if refusal := tildeRefusal(shell.TildeScript(argv)); refusal != "" {
+			p.warn(path+".command", cmd.KeyNode.Line, "will not run: %s", refusal)
+		}
+	}
 
 	if m, ok := f["matcher"]; ok {
 		s.Matcher = p.matcher(ev, path+".matcher", m)

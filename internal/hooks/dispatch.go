@@ -138,11 +138,13 @@ func (e *Engine) DispatchShellWith(ctx context.Context, event string, fields *py
 }
 
 // admit decides whether the hook of spec runs now. It returns the hook as
-// seen at this moment and "" when it may run, else why not. Refusals
-// (a command that cannot run as approved, a script others can change) are
-// final; a policy test runs the rest; an untrusted hook is put to consent,
-// and an approval given is recorded pinned to the content that was shown
-// or, when nothing was shown, to the content there now, then checked again.
+// seen at this moment and "" when it may run, else why not. A command that
+// cannot run as written is refused, always. A policy test runs every other
+// hook: approval, and so who else could change an approved script, is not
+// its question. Otherwise a script others can change is refused; an
+// untrusted hook is put to consent, and an approval given is recorded
+// pinned to the content that was shown or, when nothing was shown, to the
+// content there now, then checked again.
 func (e *Engine) admit(spec Spec, list *allowlist.List, opts DispatchOptions, d *Dispatch) (ShellHook, string, error) {
 	h := e.InspectNow(spec, list)
 	switch {

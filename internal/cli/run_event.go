@@ -19,6 +19,7 @@ type runEventOptions struct {
 	ExitCode    bool
 	AcceptHooks bool
 	payloadFlags
+	selectFlags
 }
 
 func newCmdRunEvent(f *Factory, runF func(*runEventOptions) error) *cobra.Command {
@@ -44,13 +45,17 @@ approval; at a terminal you are asked; otherwise they are skipped.`,
 				return err
 			}
 			opts.Event = args[0]
+			if err := opts.refuseGateway(opts.Event); err != nil {
+				return err
+			}
 			if runF != nil {
 				return runF(opts)
 			}
 			return runEventRun(cmd, opts)
 		},
 	}
-	opts.register(cmd, f)
+	opts.payloadFlags.register(cmd, f)
+	opts.selectFlags.register(cmd, f)
 	cmd.Flags().BoolVar(&opts.ExitCode, "exit-code", false, "exit 3 when the outcome is a block")
 	cmd.Flags().BoolVar(&opts.AcceptHooks, "accept-hooks", false, "approve unseen shell hooks without asking (as the global flag)")
 	return cmd
@@ -98,6 +103,10 @@ func runEventRun(cmd *cobra.Command, opts *runEventOptions) error {
 	printWarnings(ios, e.Diagnostics(), fr.warnings)
 	fields := fr.fields(&opts.payloadFlags, false)
 	safe := safeMode(opts.f)
+	sel := opts.selection()
+	if err := opts.check(e.Selected(e.ShellHooks(nil), ev.Name, ""), ev.Name); err != nil {
+		return err
+	}
 	if opts.DryRun {
 		list, lw, err := e.Store.Read()
 		if err != nil {
@@ -112,7 +121,7 @@ func runEventRun(cmd *cobra.Command, opts *runEventOptions) error {
 		tool := hooks.ToolName(fields)
 		var hs []hooks.ShellHook
 		for _, h := range e.ShellHooks(list) {
-			if h.Event == ev.Name && (!ev.Tool || h.Matcher.Match(tool)) {
+			if h.Event == ev.Name && (!ev.Tool || h.Matcher.Match(tool)) && !sel.Excludes(h) {
 				hs = append(hs, h)
 			}
 		}
@@ -121,7 +130,8 @@ func runEventRun(cmd *cobra.Command, opts *runEventOptions) error {
 	if safe {
 		fmt.Fprintln(ios.ErrOut, "HERMES_SAFE_MODE is set: no hook or webhook fires.")
 	}
-	d, err := e.DispatchShell(cmd.Context(), ev.Name, fields, safe, consentFor(opts.f, cmd, e, opts.AcceptHooks))
+	d, err := e.DispatchShellWith(cmd.Context(), ev.Name, fields, hooks.DispatchOptions{SafeMode: safe,
+		Consent: consentFor(opts.f, cmd, e, opts.AcceptHooks), Selection: sel})
 	if err != nil {
 		if cmd.Context().Err() != nil {
 			if d != nil && d.Interrupted {

@@ -53,6 +53,29 @@ func (d *Dispatch) Blocked() bool { return IsBlock(d.Outcome) }
 // an approval stops the dispatch. An interrupt while a hook runs returns
 // the dispatch so far (Interrupted) with ctx's error.
 func (e *Engine) DispatchShell(ctx context.Context, event string, fields *pyjson.Object, safeMode bool, consent Consent) (*Dispatch, error) {
+	return e.DispatchShellWith(ctx, event, fields, DispatchOptions{SafeMode: safeMode, Consent: consent})
+}
+
+// DispatchOptions say how a firing departs from the agent's own.
+type DispatchOptions struct {
+	// SafeMode: nothing runs (HERMES_SAFE_MODE); every hook is listed as
+	// skipped.
+	SafeMode bool
+	// Consent is asked about each hook that is not trusted; required
+	// unless Policy.
+	Consent Consent
+	// Policy is a policy test (test --cases): every hook the matcher and
+	// the selection let through runs, approved or not (refusals still
+	// hold); consent is never asked, nothing is recorded in the allowlist
+	// and no audit line is written.
+	Policy bool
+	// Selection leaves hooks out (--only, --skip).
+	Selection Selection
+}
+
+// DispatchShellWith is DispatchShell with options: the one loop behind
+// run-event and test --cases.
+func (e *Engine) DispatchShellWith(ctx context.Context, event string, fields *pyjson.Object, opts DispatchOptions) (*Dispatch, error) {
 	ev, _ := e.Catalogue.Lookup(event)
 	d := &Dispatch{Event: event, Fields: fields, Wire: e.WireFor(event, fields)}
 	list, warnings, err := e.Store.Read()
@@ -65,15 +88,17 @@ func (e *Engine) DispatchShell(ctx context.Context, event string, fields *pyjson
 	for _, spec := range e.Parsed.ForEvent(event) {
 		run := ShellRun{Hook: ShellHook{Spec: spec}}
 		switch {
-		case safeMode:
+		case opts.SafeMode:
 			run.SkipReason = SkipSafeMode
+		case opts.Selection.Excludes(run.Hook):
+			run.SkipReason = opts.Selection.SkipReason(run.Hook)
 		case ev.Tool && !spec.Matcher.Match(toolName):
 			run.SkipReason = SkipMatcher
 		default:
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
-			h, why, err := e.admit(spec, list, consent, d)
+			h, why, err := e.admit(spec, list, opts, d)
 			if err != nil {
 				return nil, err
 			}
@@ -93,12 +118,16 @@ func (e *Engine) DispatchShell(ctx context.Context, event string, fields *pyjson
 			// Interrupted: the hook's group was killed; account for it and
 			// stop here.
 			run.Interrupted = true
-			e.audit(d, run, after)
+			if !opts.Policy {
+				e.audit(d, run, after)
+			}
 			d.Runs = append(d.Runs, run)
 			d.Interrupted = true
 			return d, ctx.Err()
 		}
-		e.audit(d, run, after)
+		if !opts.Policy {
+			e.audit(d, run, after)
+		}
 		answers = append(answers, run.Eval.Answer)
 		d.Runs = append(d.Runs, run)
 	}
@@ -109,22 +138,26 @@ func (e *Engine) DispatchShell(ctx context.Context, event string, fields *pyjson
 }
 
 // admit decides whether the hook of spec runs now. It returns the hook as
-// seen at this moment and "" when it may run, else why not. Refusals
-// (a command that cannot run as approved, a script others can change) are
-// final; an untrusted hook is put to consent, and an approval given is
-// recorded pinned to the content that was shown or, when nothing was
-// shown, to the content there now, then checked again.
-func (e *Engine) admit(spec Spec, list *allowlist.List, consent Consent, d *Dispatch) (ShellHook, string, error) {
+// seen at this moment and "" when it may run, else why not. A command that
+// cannot run as written is refused, always. A policy test runs every other
+// hook: approval, and so who else could change an approved script, is not
+// its question. Otherwise a script others can change is refused; an
+// untrusted hook is put to consent, and an approval given is recorded
+// pinned to the content that was shown or, when nothing was shown, to the
+// content there now, then checked again.
+func (e *Engine) admit(spec Spec, list *allowlist.List, opts DispatchOptions, d *Dispatch) (ShellHook, string, error) {
 	h := e.InspectNow(spec, list)
 	switch {
 	case h.Refusal != "":
 		return h, h.Refusal, nil
+	case opts.Policy:
+		return h, "", nil
 	case h.Unsafe != nil:
 		return h, "someone else can change the script: " + h.Unsafe.Error(), nil
 	case h.Trusted():
 		return h, "", nil
 	}
-	g, err := consent(h)
+	g, err := opts.Consent(h)
 	if err != nil {
 		return h, "", err
 	}

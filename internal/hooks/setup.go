@@ -34,7 +34,10 @@ func Load(req config.Request) (*Setup, error) {
 	if err != nil {
 		return nil, err
 	}
-	file, err := config.Load(loc.ConfigPath, req.Env)
+	// ${HERMES_HOME} in the config means the home in use (SPEC §14), so
+	// a command written as ${HERMES_HOME}/agent-hooks/x.sh names the same
+	// file for the agent and for hermes whatever selected the home.
+	file, err := config.Load(loc.ConfigPath, config.WithVar(req.Env, "HERMES_HOME", loc.Home))
 	if err != nil {
 		return nil, err
 	}

@@ -38,10 +38,10 @@ func quotingOf(n *yaml.Node) quoting {
 	return quotePlain
 }
 
-func renderValue(v any, q quoting) (string, error) {
+func renderValue(v any, q quoting, flow bool) (string, error) {
 	switch v := v.(type) {
 	case string:
-		return renderString(v, q), nil
+		return renderString(v, q, flow), nil
 	case int:
 		return strconv.Itoa(v), nil
 	case bool:
@@ -50,9 +50,9 @@ func renderValue(v any, q quoting) (string, error) {
 	return "", fmt.Errorf("edit: unsupported value %T", v)
 }
 
-func renderString(s string, q quoting) string {
+func renderString(s string, q quoting, flow bool) string {
 	switch {
-	case q == quotePlain && plainOK(s):
+	case q == quotePlain && plainOK(s, flow):
 		return s
 	case q == quoteSingle && printable(s):
 		return "'" + strings.ReplaceAll(s, "'", "''") + "'"
@@ -73,10 +73,13 @@ func printable(s string) bool {
 	return true
 }
 
-// plainOK: s can be written unquoted, in block and flow context alike, and
+// plainOK: s can be written unquoted (in a flow collection when flow) and
 // reads back as the same string.
-func plainOK(s string) bool {
-	if s == "" || s != strings.TrimSpace(s) || !printable(s) || strings.ContainsAny(s, ",[]{}\t") ||
+func plainOK(s string, flow bool) bool {
+	if flow && strings.ContainsAny(s, ",[]{}") {
+		return false
+	}
+	if s == "" || s != strings.TrimSpace(s) || !printable(s) || strings.ContainsAny(s, "\t") ||
 		strings.Contains(s, ": ") || strings.Contains(s, " #") || strings.HasSuffix(s, ":") {
 		return false
 	}
@@ -91,14 +94,14 @@ func plainOK(s string) bool {
 	return ok && m["k"] == s
 }
 
-func renderKey(k string) string { return renderString(k, quotePlain) }
+func renderKey(k string) string { return renderString(k, quotePlain, true) }
 
 // blockItem renders a sequence item as block lines: the dash at indent,
 // the mapping's keys at indent+off.
 func blockItem(fields []Field, indent, off int, q quoting) ([]string, error) {
 	var lines []string
 	for i, f := range fields {
-		v, err := renderValue(f.Value, q)
+		v, err := renderValue(f.Value, q, false)
 		if err != nil {
 			return nil, err
 		}
@@ -115,7 +118,7 @@ func blockItem(fields []Field, indent, off int, q quoting) ([]string, error) {
 func flowItem(fields []Field, q quoting) (string, error) {
 	parts := make([]string, len(fields))
 	for i, f := range fields {
-		v, err := renderValue(f.Value, q)
+		v, err := renderValue(f.Value, q, true)
 		if err != nil {
 			return "", err
 		}

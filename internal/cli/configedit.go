@@ -69,8 +69,8 @@ func editConfig(f *Factory, s *hooks.Setup, dryRun bool, change func([]byte) ([]
 		}
 		return nil, err
 	}
-	res.Created = !existed
-	res.Changed = !existed || string(before) != string(after)
+	res.Changed = string(before) != string(after)
+	res.Created = !existed && res.Changed
 	if res.Changed {
 		label := path
 		if !existed {

@@ -41,6 +41,7 @@ consent per (event, command), kept in shell-hooks-allowlist.json.`,
 		newCmdNew(f, nil),
 		newCmdAdd(f, nil),
 		newCmdDelete(f, nil),
+		newCmdImport(f),
 	)
 	return cmd
 }

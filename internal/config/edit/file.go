@@ -80,7 +80,7 @@ func UpdateFile(path string, change func(old []byte) ([]byte, error)) (before, a
 		if err != nil {
 			return old, nil, err
 		}
-		if exists && bytes.Equal(old, updated) {
+		if bytes.Equal(old, updated) && (exists || len(updated) == 0) {
 			return old, updated, nil
 		}
 		tmp, err := writeTemp(target, updated, mode)

@@ -54,7 +54,7 @@ func renderString(s string, q quoting, flow bool) string {
 	switch {
 	case q == quotePlain && plainOK(s, flow):
 		return s
-	case q == quoteSingle && printable(s):
+	case (q == quoteSingle || (q == quotePlain && !strings.Contains(s, "'"))) && printable(s):
 		return "'" + strings.ReplaceAll(s, "'", "''") + "'"
 	}
 	var buf bytes.Buffer

@@ -50,7 +50,7 @@ would; the same (event, matcher, command) already configured is an error
 	addHookFlags(cmd, &opts.Matcher, &opts.Timeout, &opts.FailClosed)
 	fl.BoolVar(&opts.DryRun, "dry-run", false, "print the diff of the config file and change nothing")
 	fl.BoolVar(&opts.JSON, "json", false, "print JSON (see docs/json.md)")
-	cmd.ValidArgsFunction = completeEventArg(f)
+	cmd.ValidArgsFunction = completeShellEventArg(f)
 	return cmd
 }
 

@@ -37,6 +37,27 @@ func completeEventArg(f *Factory) func(*cobra.Command, []string, string) ([]stri
 	}
 }
 
+// completeShellEventArg completes the first argument with the events a
+// shell hook can serve (new, add), and nothing after it.
+func completeShellEventArg(f *Factory) func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+	return func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+		if len(args) > 0 {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		cat := hooks.NewCatalogue(nil)
+		if s, err := f.Load(cmd); err == nil {
+			cat = s.Catalogue
+		}
+		var names []string
+		for _, ev := range cat.Events() {
+			if ev.ShellSupported {
+				names = append(names, ev.Name)
+			}
+		}
+		return filterPrefix(names, toComplete), cobra.ShellCompDirectiveNoFileComp
+	}
+}
+
 // completeCommands completes the configured shell-hook commands.
 func completeCommands(f *Factory) func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 	return func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {

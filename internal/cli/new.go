@@ -83,7 +83,7 @@ With --approve it is approved at once (its sha256 and a snapshot recorded).`,
 	_ = cmd.RegisterFlagCompletionFunc("lang", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return []string{"sh", "python"}, cobra.ShellCompDirectiveNoFileComp
 	})
-	cmd.ValidArgsFunction = completeEventArg(f)
+	cmd.ValidArgsFunction = completeShellEventArg(f)
 	return cmd
 }
 

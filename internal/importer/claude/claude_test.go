@@ -15,7 +15,10 @@ func TestParseRealisticSettings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	type row struct{ event, command, matcher string; timeout int }
+	type row struct {
+		event, command, matcher string
+		timeout                 int
+	}
 	want := []row{
 		{"pre_tool_call", `"$CLAUDE_PROJECT_DIR"/.claude/hooks/check-bash.sh`, "terminal", 30},
 		{"pre_tool_call", "python3 /home/me/hooks/protect_files.py", "patch|write_file", 0},

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/hermes-hooks/hermes/internal/config"
 	"github.com/hermes-hooks/hermes/internal/hooks"
 	"github.com/hermes-hooks/hermes/internal/shell"
 )
@@ -133,9 +134,18 @@ func addRun(cmd *cobra.Command, opts *addOptions) error {
 		fmt.Fprintf(ios.ErrOut, "%s %s\n", ios.ErrColors().WarningIcon(), warning)
 	}
 	res, err := editConfig(opts.f, s, opts.DryRun, func(old []byte) ([]byte, error) {
-		return hooks.AddToConfig(old, h, s.Env)
+		return hooks.AddToConfig(old, h, configEnv(s))
 	})
 	if errors.Is(err, hooks.ErrAlreadyConfigured) {
+		if opts.JSON {
+			out := addJSON{editJSON: editJSON{where(s.Loc), false, ""}, Event: h.Event, Command: h.Command, Matcher: nullableString(h.Matcher)}
+			if h.Timeout > 0 {
+				out.Timeout = &h.Timeout
+			}
+			if err := writeJSON(ios.Out, out); err != nil {
+				return err
+			}
+		}
 		fmt.Fprintf(ios.ErrOut, "%s %v in %s; nothing was written\n", ios.ErrColors().FailureIcon(), err, configName(s))
 		return SilentError
 	}
@@ -155,7 +165,9 @@ func addRun(cmd *cobra.Command, opts *addOptions) error {
 	}
 	reportEdit(opts.f, s, res, fmt.Sprintf("added  %s  %s", h.Event, visibleCommand(h.Command)))
 	if !opts.DryRun {
-		fmt.Fprintf(ios.Out, "Not approved yet: read the script, then run  hermes hooks accept %s --event %s\n", shell.Quote(h.Command), h.Event)
+		// accept names a hook by its command as the agent sees it: expanded.
+		fmt.Fprintf(ios.Out, "Not approved yet: read the script, then run  hermes hooks accept %s --event %s\n",
+			shell.Quote(config.ExpandEnv(h.Command, configEnv(s))), h.Event)
 		fmt.Fprintf(ios.Out, "Try it:  hermes hooks test %s\n", h.Event)
 	}
 	return nil

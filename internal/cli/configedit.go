@@ -84,6 +84,12 @@ func editConfig(f *Factory, s *hooks.Setup, dryRun bool, change func([]byte) ([]
 	return res, nil
 }
 
+// configEnv expands ${VAR} in config values as the agent does: with
+// HERMES_HOME the home in use.
+func configEnv(s *hooks.Setup) config.Env {
+	return config.WithVar(s.Env, "HERMES_HOME", s.Loc.Home)
+}
+
 // configRefusedError is a config file that is not edited (exit 2).
 type configRefusedError struct {
 	Path string

@@ -84,7 +84,7 @@ func deleteRun(cmd *cobra.Command, opts *deleteOptions) error {
 	}
 	var removed []hooks.ConfigRef
 	res, err := editConfig(opts.f, s, opts.DryRun, func(old []byte) ([]byte, error) {
-		out, r, err := hooks.RemoveFromConfig(old, opts.Command, opts.Event, s.Env)
+		out, r, err := hooks.RemoveFromConfig(old, opts.Command, opts.Event, configEnv(s))
 		removed = r
 		if err == nil && len(r) == 0 {
 			err = errNoneMatched
@@ -110,7 +110,7 @@ func deleteRun(cmd *cobra.Command, opts *deleteOptions) error {
 	}
 	revoked := 0
 	if opts.Revoke {
-		env := config.WithVar(s.Env, "HERMES_HOME", s.Loc.Home)
+		env := configEnv(s)
 		warnings, err := s.Store.Update(func(l *allowlist.List) error {
 			for _, r := range removed {
 				// The allowlist holds the command as the agent saw it:

@@ -147,7 +147,7 @@ func importClaudeRun(cmd *cobra.Command, opts *importClaudeOptions) error {
 		added, present = nil, nil
 		cur := old
 		for _, e := range entries {
-			next, err := hooks.AddToConfig(cur, hooks.NewHook{Event: e.Event, Command: e.Command, Matcher: e.Matcher, Timeout: e.Timeout}, s.Env)
+			next, err := hooks.AddToConfig(cur, hooks.NewHook{Event: e.Event, Command: e.Command, Matcher: e.Matcher, Timeout: e.Timeout}, configEnv(s))
 			if errors.Is(err, hooks.ErrAlreadyConfigured) {
 				present = append(present, claude.Skipped{Source: e.Source, Reason: fmt.Sprintf("%s %q is already in the config", e.Event, e.Command)})
 				continue

@@ -150,7 +150,7 @@ func newRun(cmd *cobra.Command, opts *newOptions) error {
 		}
 	}
 	res, err := editConfig(opts.f, s, opts.DryRun, func(old []byte) ([]byte, error) {
-		return hooks.AddToConfig(old, h, s.Env)
+		return hooks.AddToConfig(old, h, configEnv(s))
 	})
 	if err != nil {
 		if !opts.DryRun {
@@ -194,7 +194,7 @@ func newRun(cmd *cobra.Command, opts *newOptions) error {
 	}
 	fmt.Fprintf(ios.Out, "\nNext: edit %s, then try it:\n  hermes hooks test %s\n", script, h.Event)
 	if !approved {
-		fmt.Fprintf(ios.Out, "and approve it when it does what you want:\n  hermes hooks accept %s --event %s\n", shell.Quote(h.Command), h.Event)
+		fmt.Fprintf(ios.Out, "and approve it when it does what you want:\n  hermes hooks accept %s --event %s\n", shell.Quote(expandHome(h.Command, s)), h.Event)
 	}
 	return nil
 }

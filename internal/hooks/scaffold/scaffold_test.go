@@ -11,9 +11,10 @@ import (
 	"github.com/hermes-hooks/hermes/internal/hooks"
 )
 
-// Every event's script, in both languages, runs on the event's synthetic
-// payload, prints nothing and exits 0 (the default is to answer nothing),
-// and names every field of the event.
+// Every event's script, in both languages, names every field of the event;
+// run on the event's synthetic payload it prints nothing and exits 0 (the
+// default is to answer nothing). Python starts slowly, so its scripts run
+// for one event of each answer kind; the sh ones all run.
 func TestRenderEveryEventRuns(t *testing.T) {
 	cat := hooks.NewCatalogue([]string{"brand_new_event"})
 	dir := t.TempDir()
@@ -42,7 +43,7 @@ func TestRenderEveryEventRuns(t *testing.T) {
 			if !bytes.Contains(script, []byte("hermes hooks test "+ev.Name)) {
 				t.Errorf("%s %s: no 'hermes hooks test' hint", lang, ev.Name)
 			}
-			if interp == "" {
+			if interp == "" || (lang == "python" && !runPython[ev.Name]) {
 				continue
 			}
 			path := filepath.Join(dir, ev.Name+ext)
@@ -59,6 +60,9 @@ func TestRenderEveryEventRuns(t *testing.T) {
 		}
 	}
 }
+
+var runPython = map[string]bool{"pre_tool_call": true, "pre_llm_call": true, "pre_verify": true,
+	"post_api_request": true, "brand_new_event": true}
 
 func TestAnswerKinds(t *testing.T) {
 	cat := hooks.NewCatalogue(nil)

@@ -65,6 +65,9 @@ func (d *Doc) appendSplices(path []string, item []Field) ([]splice, error) {
 		if v.Kind == yaml.AliasNode {
 			return nil, refused(k.Line, "%s is an alias (*%s) of a value defined elsewhere; edit it by hand", name, v.Value)
 		}
+		if d.reused(v) {
+			return nil, refused(k.Line, "%s is reused elsewhere in the file through an anchor (&%s); changing it would change those places too, so edit it by hand", name, anchorIn(v))
+		}
 		if emptyValue(v) {
 			if (v.Kind == yaml.MappingNode && last) || (v.Kind == yaml.SequenceNode && !last) {
 				return nil, refused(k.Line, "%s has the wrong kind of value (%s)", name, kindName(v))
@@ -285,4 +288,17 @@ func setIn(v any, path []string, fn func(any) (any, error)) (any, error) {
 	}
 	m[path[0]] = nv
 	return m, nil
+}
+
+// anchorIn names the first anchor in n's subtree.
+func anchorIn(n *yaml.Node) string {
+	if n.Anchor != "" {
+		return n.Anchor
+	}
+	for _, c := range n.Content {
+		if a := anchorIn(c); a != "" {
+			return a
+		}
+	}
+	return "?"
 }

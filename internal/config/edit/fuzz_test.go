@@ -107,3 +107,42 @@ func sameModuloEmpty(a, b any) bool {
 	wantTop["hooks"] = want
 	return sameValue(wantTop, b)
 }
+
+// FuzzRemove: removing the first item of every list under hooks never
+// panics, and either gives a file that parses with exactly those items
+// gone (checked inside Remove) or says why it will not.
+func FuzzRemove(f *testing.F) {
+	files, _ := filepath.Glob("testdata/*.txtar")
+	for _, file := range files {
+		ar, err := txtar.ParseFile(file)
+		if err != nil {
+			f.Fatal(err)
+		}
+		for _, fl := range ar.Files {
+			if fl.Name == "in.yaml" {
+				f.Add(fl.Data)
+			}
+		}
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		d, err := Parse(src)
+		if err != nil {
+			return
+		}
+		out, n, err := d.Remove([]string{"hooks"}, func(_ string, i int, _ *yaml.Node) bool { return i == 0 })
+		if err != nil {
+			var r *RefusedError
+			var u *UnsafeError
+			if !errors.As(err, &r) && !errors.As(err, &u) {
+				t.Fatalf("unexpected error type %T: %v", err, err)
+			}
+			return
+		}
+		if n == 0 && string(out) != string(src) {
+			t.Fatalf("nothing removed but the file changed")
+		}
+		if _, err := Parse(out); err != nil {
+			t.Fatalf("result does not parse: %v", err)
+		}
+	})
+}

@@ -231,3 +231,64 @@ func indentOf(s string) int { return len(s) - len(strings.TrimLeft(s, " \t")) }
 func isBlank(s string) bool { return strings.TrimSpace(s) == "" }
 
 func isComment(s string) bool { return strings.HasPrefix(strings.TrimLeft(s, " \t"), "#") }
+
+// reused reports whether an alias elsewhere in the file refers to n or to
+// a node inside it: editing n would change those places too.
+func (d *Doc) reused(n *yaml.Node) bool {
+	inside := map[*yaml.Node]bool{}
+	var mark func(*yaml.Node)
+	mark = func(x *yaml.Node) {
+		inside[x] = true
+		for _, c := range x.Content {
+			mark(c)
+		}
+	}
+	mark(n)
+	found := false
+	var walk func(*yaml.Node)
+	walk = func(x *yaml.Node) {
+		if x.Kind == yaml.AliasNode && inside[x.Alias] && !inside[x] {
+			found = true
+		}
+		for _, c := range x.Content {
+			walk(c)
+		}
+	}
+	if d.root != nil {
+		walk(d.root)
+	}
+	return found
+}
+
+// aliasTo reports whether an alias refers to n itself.
+func (d *Doc) aliasTo(n *yaml.Node) bool {
+	found := false
+	var walk func(*yaml.Node)
+	walk = func(x *yaml.Node) {
+		if x.Kind == yaml.AliasNode && x.Alias == n {
+			found = true
+		}
+		for _, c := range x.Content {
+			walk(c)
+		}
+	}
+	if d.root != nil {
+		walk(d.root)
+	}
+	return found
+}
+
+// aliasToPath reports whether an alias refers to a mapping on path.
+func (d *Doc) aliasToPath(path []string) bool {
+	n := d.root
+	for _, k := range path {
+		if n == nil || n.Kind != yaml.MappingNode {
+			return false
+		}
+		_, n = findKey(n, k)
+		if n != nil && d.aliasTo(n) {
+			return true
+		}
+	}
+	return false
+}

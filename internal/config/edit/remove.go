@@ -45,6 +45,13 @@ func (d *Doc) Remove(path []string, match Match) ([]byte, int, error) {
 		if aliased || v.Kind == yaml.AliasNode {
 			return nil, 0, refused(k.Line, "%s is (inside) an alias of a value defined elsewhere; edit it by hand", name)
 		}
+		reused := d.aliasTo(seq) || d.aliasToPath(path)
+		for _, j := range idx {
+			reused = reused || d.reused(seq.Content[j])
+		}
+		if reused {
+			return nil, 0, refused(k.Line, "%s is reused elsewhere in the file through an anchor (&%s); changing it would change those places too, so edit it by hand", name, anchorIn(seq))
+		}
 		var s []splice
 		var err error
 		if seq.Style&yaml.FlowStyle != 0 {

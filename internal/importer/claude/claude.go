@@ -25,6 +25,14 @@ var Events = map[string]string{
 	"SubagentStop":     "subagent_stop",
 }
 
+// eventNotes say how an event's answers differ between Claude Code and
+// Hermes, for hooks whose output matters.
+var eventNotes = map[string]string{
+	"UserPromptSubmit": "Claude Code adds a hook's plain stdout (or hookSpecificOutput.additionalContext) as context; Hermes needs {\"context\": \"...\"} on stdout",
+	"SessionStart":     "Claude Code adds a SessionStart hook's stdout as context; Hermes' on_session_start only observes",
+	"PreToolUse":       "Hermes blocks on exit code 2, {\"decision\": \"block\"} or {\"action\": \"block\"}; Claude Code's hookSpecificOutput.permissionDecision is not read",
+}
+
 // Tools maps Claude Code tool names to Hermes tool names.
 var Tools = map[string]string{
 	"Bash":      "terminal",
@@ -104,6 +112,9 @@ func Parse(file string, data []byte) ([]Entry, []Skipped, error) {
 					continue
 				}
 				e.Notes = append(append([]string(nil), notes...), e.Notes...)
+				if n, ok := eventNotes[m.Key]; ok {
+					e.Notes = append(e.Notes, n)
+				}
 				entries = append(entries, e)
 			}
 		}

@@ -41,6 +41,7 @@ func TestParseRealisticSettings(t *testing.T) {
 		0: "$CLAUDE_PROJECT_DIR, which Hermes does not set",
 		2: "Glob: left out of the matcher",
 		3: "runs commands through a shell",
+		4: `Hermes needs {"context": "..."}`,
 		5: `matcher "startup" dropped`,
 	} {
 		if !strings.Contains(notes(i), sub) {

@@ -8,7 +8,8 @@ for target in \
   ./internal/hooks:FuzzParse \
   ./internal/hooks:FuzzEvaluate \
   ./internal/hooks:FuzzNormalize \
-  ./internal/allowlist:FuzzRead
+  ./internal/allowlist:FuzzRead \
+  ./internal/config/edit:FuzzAppendRemove
 do
   pkg=${target%%:*}
   name=${target#*:}

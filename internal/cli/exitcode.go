@@ -66,6 +66,7 @@ func HandleError(io *iostreams.IOStreams, err error) int {
 	var profile *config.ProfileError
 	var missingConfig *config.ConfigNotFoundError
 	var caseFile *cases.Error
+	var notEdited *configRefusedError
 	switch {
 	case errors.As(err, &exitErr):
 		return exitErr.Code
@@ -78,7 +79,8 @@ func HandleError(io *iostreams.IOStreams, err error) int {
 		fmt.Fprintf(io.ErrOut, "%s %s\n", cs.FailureIcon(), err)
 		fmt.Fprintln(io.ErrOut, "Run 'hermes --help' for usage.")
 		return ExitUsage
-	case errors.As(err, &syntax), errors.As(err, &refused), errors.As(err, &profile), errors.As(err, &missingConfig), errors.As(err, &caseFile):
+	case errors.As(err, &syntax), errors.As(err, &refused), errors.As(err, &profile), errors.As(err, &missingConfig),
+		errors.As(err, &caseFile), errors.As(err, &notEdited):
 		fmt.Fprintf(io.ErrOut, "%s %s\n", cs.FailureIcon(), err)
 		return ExitUsage
 	}

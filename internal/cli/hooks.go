@@ -38,6 +38,10 @@ consent per (event, command), kept in shell-hooks-allowlist.json.`,
 		newCmdRunEvent(f, nil),
 		newCmdDiff(f, nil),
 		newCmdDoctor(f, nil),
+		newCmdNew(f, nil),
+		newCmdAdd(f, nil),
+		newCmdDelete(f, nil),
+		newCmdImport(f),
 	)
 	return cmd
 }

@@ -306,3 +306,27 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// Commands and matchers are trimmed as Python's str.strip() trims them
+// (SPEC §14), so the allowlist key is the one the agent computes.
+func TestParseStripsLikePython(t *testing.T) {
+	yaml := "hooks:\n  pre_tool_call:\n" +
+		"    - command: \"\\x1c\\u3000guard.sh --x\\u00a0\\u2028\"\n      matcher: \"\\u2003terminal\\x1f\"\n" +
+		"    - command: \"\\u200bzw.sh\"\n" +
+		"    - command: \"\\u2000\\x1d\\u0085\"\n"
+	_, p := parseYAML(t, yaml, nil)
+	var got []string
+	for _, s := range p.Specs {
+		got = append(got, specString(s))
+	}
+	want := []string{
+		`pre_tool_call[0] "guard.sh --x" m=terminal t=60 fc=false @3`,
+		`pre_tool_call[1] "\u200bzw.sh" m=- t=60 fc=false @5`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("specs:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if len(p.Diagnostics) != 1 || !strings.Contains(p.Diagnostics[0].Message, "command is blank") {
+		t.Errorf("diagnostics: %s", diagList(p.Diagnostics))
+	}
+}

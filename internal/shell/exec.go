@@ -9,11 +9,12 @@ import (
 	"math"
 	"os"
 	"os/exec"
-	"strings"
 	"sync"
 	"syscall"
 	"time"
 	"unicode/utf8"
+
+	"github.com/hermes-hooks/hermes/internal/pystr"
 )
 
 // pipeGrace is how long we keep reading the pipes once the hook's group has
@@ -124,7 +125,13 @@ func (Exec) Run(ctx context.Context, req Request) Result {
 			code := st.ExitCode()
 			res.ExitCode = &code
 		case ws.Signaled() && killedBy == "":
-			res.Err = "killed by signal: " + ws.Signal().String()
+			// Python's returncode for a process ended by signal N is -N,
+			// and the agent reads it like any other non-zero exit: what
+			// the hook printed before dying still counts (SPEC §14). A
+			// signal we sent ourselves (timeout, interrupt) is reported
+			// as that instead, above.
+			code := -int(ws.Signal())
+			res.ExitCode = &code
 		}
 	}
 	res.Stdout, res.StdoutTruncated = stdout.text()
@@ -283,15 +290,17 @@ func (c *capture) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// text returns the captured bytes as valid UTF-8. When the cut at max split
-// a multi-byte character, the partial character is dropped rather than
-// turned into U+FFFD: it was valid output, just cut short.
+// text returns the captured bytes decoded as the agent's text-mode pipes
+// decode them (pystr.DecodeText: one U+FFFD per invalid sequence, universal
+// newlines). When the cut at max split a multi-byte character, the partial
+// character is dropped rather than turned into U+FFFD: it was valid output,
+// just cut short.
 func (c *capture) text() (string, bool) {
 	b := c.buf
 	if c.truncated {
 		b = trimPartialRune(b)
 	}
-	return strings.ToValidUTF8(string(b), "\uFFFD"), c.truncated
+	return pystr.DecodeText(b), c.truncated
 }
 
 // trimPartialRune drops an incomplete UTF-8 sequence at the end of b.

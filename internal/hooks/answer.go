@@ -81,7 +81,7 @@ func (a *Answer) Wire() *pyjson.Object {
 
 // MarshalJSON writes Wire, so an Answer can sit in typed --json output.
 func (a *Answer) MarshalJSON() ([]byte, error) {
-	return pyjson.Marshal(a.Wire(), pyjson.Options{Compact: true}), nil
+	return pyjson.Marshal(a.Wire(), pyjson.Options{Compact: true, Embed: true}), nil
 }
 
 // EvalInput is one finished run of one hook and what is needed to judge it.

@@ -1,0 +1,65 @@
+// Package pyre gives Go the meaning of Python 3.11's re.fullmatch, which the
+// agent uses for hook matchers: a parser with CPython's syntax rules (what
+// re.compile refuses, Compile refuses, with Python's message) translates
+// the pattern into regexp2's syntax, where it runs on a backtracking engine
+// (look-around, back-references, atomic groups and possessive quantifiers
+// need one) with a match timeout, so a hostile pattern cannot hang us.
+package pyre
+
+import (
+	"errors"
+	"time"
+
+	"github.com/dlclark/regexp2/v2"
+)
+
+// MatchTimeout bounds one match. Tool names are short: a legitimate
+// matcher answers in microseconds, so reaching this means catastrophic
+// backtracking (Python would spin for ever).
+const MatchTimeout = 100 * time.Millisecond
+
+// ErrTimeout is returned by FullMatch when a match was abandoned.
+var ErrTimeout = errors.New("the pattern took too long to match (catastrophic backtracking); treated as no match")
+
+// Regexp is a compiled Python pattern.
+type Regexp struct {
+	src string
+	re  *regexp2.Regexp
+}
+
+// Compile compiles pattern with Python's rules. A pattern Python refuses
+// returns an *Error; so does one past Python's own limits (a repeat count
+// of 2**32-1 or more, nesting deep enough to exhaust Python's recursion),
+// where re.compile raises OverflowError or RecursionError instead.
+func Compile(pattern string) (*Regexp, error) {
+	p, seq, err := parse(pattern)
+	if err != nil {
+		return nil, err
+	}
+	flags := p.flags
+	if flags&flagASCII == 0 {
+		flags |= flagUnicode
+	}
+	re, err := regexp2.Compile(emitPattern(seq, flags))
+	if err != nil {
+		// A translation regexp2 cannot read is our bug, not the user's;
+		// report it as such rather than pretend Python refused it.
+		return nil, &Error{Msg: "internal error translating the pattern: " + err.Error(), Pos: -1}
+	}
+	re.MatchTimeout = MatchTimeout
+	return &Regexp{src: pattern, re: re}, nil
+}
+
+// String is the pattern as given.
+func (r *Regexp) String() string { return r.src }
+
+// FullMatch is Python's re.fullmatch(pattern, s) is not None. When the
+// match is abandoned (timeout, or regexp2's backtracking stack limit) it
+// reports false with ErrTimeout.
+func (r *Regexp) FullMatch(s string) (bool, error) {
+	ok, err := r.re.MatchString(s)
+	if err != nil {
+		return false, ErrTimeout
+	}
+	return ok, nil
+}

@@ -42,6 +42,13 @@ func (e *Engine) DispatchShell(ctx context.Context, event string, fields *pyjson
 	}
 	d.Warnings = append(d.Warnings, warnings...)
 	toolName := ToolName(fields)
+	matches := func(m *Matcher) bool {
+		ok, err := m.MatchErr(toolName)
+		if err != nil {
+			d.Warnings = append(d.Warnings, err.Error())
+		}
+		return ok
+	}
 	var answers []*Answer
 	for _, spec := range e.Parsed.ForEvent(event) {
 		h := e.Inspect(spec, list)
@@ -49,7 +56,7 @@ func (e *Engine) DispatchShell(ctx context.Context, event string, fields *pyjson
 		switch {
 		case safeMode:
 			run.SkipReason = SkipSafeMode
-		case ev.Tool && !h.Matcher.Match(toolName):
+		case ev.Tool && !matches(h.Matcher):
 			run.SkipReason = SkipMatcher
 		case !h.Trusted():
 			ok, via, err := consent(h)

@@ -140,12 +140,14 @@ func TestParseRules(t *testing.T) {
 		{name: "matcher trimmed, blank absent", yaml: "hooks:\n  post_tool_call:\n    - {command: a, matcher: ' terminal '}\n    - {command: b, matcher: '  '}\n    - {command: c, matcher: }\n",
 			specs: []string{`post_tool_call[0] "a" m=terminal t=60 fc=false @3`, `post_tool_call[1] "b" m=- t=60 fc=false @4`,
 				`post_tool_call[2] "c" m=- t=60 fc=false @5`}},
-		{name: "matcher Python-only falls back to equality", yaml: "hooks:\n  pre_tool_call:\n    - command: x\n      matcher: '(?!terminal).*'\n",
-			specs: []string{`pre_tool_call[0] "x" m=(?!terminal).*(literal) t=60 fc=false @3`},
-			diags: []string{"hooks.pre_tool_call[0].matcher@4: uses look-around"}},
+		{name: "matcher with Python-only syntax compiles", yaml: "hooks:\n  pre_tool_call:\n    - command: x\n      matcher: '(?!terminal).*'\n",
+			specs: []string{`pre_tool_call[0] "x" m=(?!terminal).* t=60 fc=false @3`}},
 		{name: "matcher invalid falls back to equality", yaml: "hooks:\n  pre_tool_call:\n    - command: x\n      matcher: '[x'\n",
 			specs: []string{`pre_tool_call[0] "x" m=[x(literal) t=60 fc=false @3`},
-			diags: []string{"hooks.pre_tool_call[0].matcher@4: is not a valid regular expression"}},
+			diags: []string{"hooks.pre_tool_call[0].matcher@4: is not a valid Python regular expression (unterminated character set at position 0)"}},
+		{name: "matcher Python refuses falls back to equality", yaml: "hooks:\n  pre_tool_call:\n    - command: x\n      matcher: '\\p{L}+'\n",
+			specs: []string{`pre_tool_call[0] "x" m=\p{L}+(literal) t=60 fc=false @3`},
+			diags: []string{`hooks.pre_tool_call[0].matcher@4: (bad escape \p at position 0)`}},
 		{name: "timeout per Python int()", yaml: `hooks:
   post_llm_call:
     - {command: a, timeout: 2.9}

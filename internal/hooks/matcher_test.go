@@ -81,7 +81,7 @@ func TestMatcherHostilePatternTimesOut(t *testing.T) {
 		t.Fatal(warning)
 	}
 	ok, err := m.MatchErr(strings.Repeat("a", 80))
-	if ok || err == nil || !strings.Contains(err.Error(), "took too long") {
+	if ok || err == nil || !strings.Contains(err.Error(), "backtracks too much") {
 		t.Errorf("got %v, %v", ok, err)
 	}
 }

@@ -13,13 +13,24 @@ import (
 	"github.com/dlclark/regexp2/v2"
 )
 
-// MatchTimeout bounds one match. Tool names are short: a legitimate
-// matcher answers in microseconds, so reaching this means catastrophic
-// backtracking (Python would spin for ever).
-const MatchTimeout = 100 * time.Millisecond
+// MatchTimeout bounds one match (regexp2 checks its clock about every
+// 100 ms, so an abandoned match may take a little longer). Tool names are
+// short: a legitimate matcher answers in microseconds, so reaching this
+// means catastrophic backtracking, where Python would spin for ever.
+const MatchTimeout = 500 * time.Millisecond
 
-// ErrTimeout is returned by FullMatch when a match was abandoned.
-var ErrTimeout = errors.New("the pattern took too long to match (catastrophic backtracking); treated as no match")
+// falseTimeoutRetries is how many times a match reported as timed out
+// after less than MatchTimeout of real time is run again. regexp2 reads
+// time from a clock that a goroutine advances every 100 ms; when that
+// goroutine is starved (a loaded machine), a deadline computed from a
+// stale reading can expire at the next tick, after microseconds of work.
+// A guard hook must not silently stop matching because of that.
+const falseTimeoutRetries = 5
+
+// ErrTimeout is returned by FullMatch when a match was abandoned: it ran
+// past MatchTimeout, or past regexp2's backtracking stack limit (100,000
+// entries), which patterns like (a|){99999999} reach at once.
+var ErrTimeout = errors.New("the pattern backtracks too much to match (over 500ms or regexp2's stack limit); treated as no match")
 
 // Regexp is a compiled Python pattern.
 type Regexp struct {
@@ -57,9 +68,16 @@ func (r *Regexp) String() string { return r.src }
 // match is abandoned (timeout, or regexp2's backtracking stack limit) it
 // reports false with ErrTimeout.
 func (r *Regexp) FullMatch(s string) (bool, error) {
-	ok, err := r.re.MatchString(s)
-	if err != nil {
-		return false, ErrTimeout
+	for try := 0; ; try++ {
+		start := time.Now()
+		ok, err := r.re.MatchString(s)
+		switch {
+		case err == nil:
+			return ok, nil
+		case errors.Is(err, regexp2.ErrBacktrackingStackLimit):
+			return false, ErrTimeout
+		case time.Since(start) >= MatchTimeout || try == falseTimeoutRetries:
+			return false, ErrTimeout
+		}
 	}
-	return ok, nil
 }

@@ -8,7 +8,9 @@ for target in \
   ./internal/hooks:FuzzParse \
   ./internal/hooks:FuzzEvaluate \
   ./internal/hooks:FuzzNormalize \
-  ./internal/allowlist:FuzzRead
+  ./internal/allowlist:FuzzRead \
+  ./internal/pyre:FuzzCompile \
+  ./internal/pyjson:FuzzDecode
 do
   pkg=${target%%:*}
   name=${target#*:}

@@ -188,3 +188,27 @@ for line in sys.stdin:
 		}
 	}
 }
+
+// FuzzDecode: whatever the bytes, Decode never panics, and what it reads
+// writes back to text that reads back to the same text (Python's
+// json.dumps(json.loads(x)) is stable the same way).
+func FuzzDecode(f *testing.F) {
+	for _, s := range []string{`{"a": NaN, "b": [Infinity, -Infinity, 1E2, -0, 1e400]}`, `"\ud800"`, `[1.50, 12345678901234567890]`,
+		"{\"a\": 1, \"a\": 2}", `-`, `[`, `"\u00e9\/"`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		v, err := Decode(data)
+		if err != nil {
+			return
+		}
+		out := Marshal(v, Options{})
+		v2, err := Decode(out)
+		if err != nil {
+			t.Fatalf("rewrite %s of %q does not read back: %v", out, data, err)
+		}
+		if again := Marshal(v2, Options{}); !bytes.Equal(again, out) {
+			t.Fatalf("not stable: %s then %s", out, again)
+		}
+	})
+}

@@ -6,26 +6,12 @@ import (
 )
 
 // benchMatchers are typical matchers; RE2 (the engine before SPEC §14) is
-// the baseline, as ^(?:src)$ with the standard library.
+// the baseline, as ^(?:src)$ with the standard library. Compiling is
+// compared in internal/pyre (BenchmarkCompile).
 var benchMatchers = []struct{ name, src, tool string }{
 	{"alternation", `terminal|patch|write_file`, "write_file"},
 	{"word_class", `mcp__[\w-]+__create_\w+`, "mcp__github__create_issue"},
 	{"prefix", `read_.*`, "read_file"},
-}
-
-func BenchmarkMatcherCompile(b *testing.B) {
-	for _, m := range benchMatchers {
-		b.Run(m.name+"/python", func(b *testing.B) {
-			for b.Loop() {
-				CompileMatcher(m.src)
-			}
-		})
-		b.Run(m.name+"/re2", func(b *testing.B) {
-			for b.Loop() {
-				regexp.MustCompile(`^(?:` + m.src + `)$`)
-			}
-		})
-	}
 }
 
 func BenchmarkMatcherMatch(b *testing.B) {

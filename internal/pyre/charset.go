@@ -181,6 +181,12 @@ func foldSet(s runeSet, ascii bool) runeSet {
 			}
 		}
 	}
+	if len(s) == 2 && s[0] == s[1] { // one character: the common case
+		if isCased(s[0]) || extraCases[s[0]] != nil {
+			addFold(s[0])
+		}
+		return out.norm()
+	}
 	// Only cased characters fold, and they all lie in Go's case ranges.
 	for _, cr := range unicode.CaseRanges {
 		lo, hi := rune(cr.Lo), rune(cr.Hi)

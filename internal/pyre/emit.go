@@ -236,11 +236,15 @@ func (e *emitter) compactSet(n *node) bool {
 	return true
 }
 
-// writeSet writes s as a .NET character class; an empty set is a
-// look-ahead that always fails.
+// writeSet writes s as a .NET character class (one character as itself);
+// an empty set is a look-ahead that always fails.
 func writeSet(b *strings.Builder, s runeSet) {
 	if len(s) == 0 {
 		b.WriteString("(?!)")
+		return
+	}
+	if len(s) == 2 && s[0] == s[1] {
+		writeClassRune(b, s[0]) // the escapes mean the same outside a class
 		return
 	}
 	b.WriteString("[")
@@ -256,7 +260,7 @@ func writeSet(b *strings.Builder, s runeSet) {
 	b.WriteString("]")
 }
 
-// writeClassRune writes one character inside a class: ASCII letters and
+// writeClassRune writes one character, in a class or out: ASCII letters and
 // digits as they are, other BMP characters (surrogates included) as
 // \uXXXX, and the rest as the character itself, which regexp2 reads as
 // one rune and never as syntax.

@@ -8,6 +8,7 @@ package pyre
 
 import (
 	"errors"
+	"sync"
 	"time"
 
 	"github.com/dlclark/regexp2/v2"
@@ -43,6 +44,37 @@ type Regexp struct {
 // of 2**32-1 or more, nesting deep enough to exhaust Python's recursion),
 // where re.compile raises OverflowError or RecursionError instead.
 func Compile(pattern string) (*Regexp, error) {
+	cache.Lock()
+	c, ok := cache.m[pattern]
+	cache.Unlock()
+	if ok {
+		return c.re, c.err
+	}
+	re, err := compile(pattern)
+	cache.Lock()
+	if len(cache.m) >= maxCache {
+		clear(cache.m)
+	}
+	cache.m[pattern] = cached{re, err}
+	cache.Unlock()
+	return re, err
+}
+
+// The compiled patterns, as Python's re keeps them: a config often gives
+// many hooks the same matcher, and compiling costs tens of microseconds.
+const maxCache = 512
+
+type cached struct {
+	re  *Regexp
+	err error
+}
+
+var cache = struct {
+	sync.Mutex
+	m map[string]cached
+}{m: map[string]cached{}}
+
+func compile(pattern string) (*Regexp, error) {
 	p, seq, err := parse(pattern)
 	if err != nil {
 		return nil, err

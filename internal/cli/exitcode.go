@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/hermes-hooks/hermes/internal/config"
+	"github.com/hermes-hooks/hermes/internal/hooks/cases"
 	"github.com/hermes-hooks/hermes/internal/iostreams"
 )
 
@@ -61,8 +62,10 @@ func HandleError(io *iostreams.IOStreams, err error) int {
 	var exitErr *ExitError
 	var usage *UsageError
 	var syntax *config.SyntaxError
+	var refused *config.RefusedError
 	var profile *config.ProfileError
 	var missingConfig *config.ConfigNotFoundError
+	var caseFile *cases.Error
 	switch {
 	case errors.As(err, &exitErr):
 		return exitErr.Code
@@ -75,7 +78,7 @@ func HandleError(io *iostreams.IOStreams, err error) int {
 		fmt.Fprintf(io.ErrOut, "%s %s\n", cs.FailureIcon(), err)
 		fmt.Fprintln(io.ErrOut, "Run 'hermes --help' for usage.")
 		return ExitUsage
-	case errors.As(err, &syntax), errors.As(err, &profile), errors.As(err, &missingConfig):
+	case errors.As(err, &syntax), errors.As(err, &refused), errors.As(err, &profile), errors.As(err, &missingConfig), errors.As(err, &caseFile):
 		fmt.Fprintf(io.ErrOut, "%s %s\n", cs.FailureIcon(), err)
 		return ExitUsage
 	}

@@ -40,7 +40,11 @@ func nullableString(s string) *string {
 func printWarnings(ios *iostreams.IOStreams, diags []config.Diagnostic, warnings []string) {
 	cs := ios.ErrColors()
 	for _, d := range diags {
-		fmt.Fprintf(ios.ErrOut, "%s %s\n", cs.WarningIcon(), d)
+		icon := cs.WarningIcon()
+		if d.Level == config.LevelInfo {
+			icon = cs.InfoIcon()
+		}
+		fmt.Fprintf(ios.ErrOut, "%s %s\n", icon, d)
 	}
 	for _, w := range warnings {
 		fmt.Fprintf(ios.ErrOut, "%s %s\n", cs.WarningIcon(), w)

@@ -3,14 +3,13 @@ package hooks
 import (
 	"fmt"
 	"math"
-	"regexp"
-	"strconv"
 	"strings"
 
 	"gopkg.in/yaml.v3"
 
 	"github.com/hermes-hooks/hermes/internal/config"
 	"github.com/hermes-hooks/hermes/internal/pystr"
+	"github.com/hermes-hooks/hermes/internal/shell"
 	"github.com/hermes-hooks/hermes/internal/suggest"
 )
 
@@ -33,6 +32,10 @@ type Spec struct {
 	FailClosed bool
 	File       string
 	Line       int // line of the entry
+
+	// matcherText is the matcher as configured (trimmed; "" when absent or
+	// not a string), part of the key the agent registers a hook under.
+	matcherText string
 }
 
 // Parsed is what the hooks: block declares, after validation.
@@ -83,6 +86,7 @@ type parser struct {
 	cat  *Catalogue
 	env  config.Env
 	out  *Parsed
+	seen map[[3]string]Spec // registered specs by (event, matcher, command)
 }
 
 func (p *parser) warn(path string, line int, format string, args ...any) {
@@ -149,9 +153,28 @@ func (p *parser) event(pr config.Pair) {
 	}
 	for i, item := range v.Node.Content {
 		if s, ok := p.entry(ev, i, item); ok {
-			p.out.Specs = append(p.out.Specs, s)
+			p.register(s)
 		}
 	}
+}
+
+// register adds s unless the same (event, matcher, command) is already
+// registered: the agent registers such a hook once, with the first
+// entry's timeout and fail_closed (SPEC §14).
+func (p *parser) register(s Spec) {
+	if p.seen == nil {
+		p.seen = map[[3]string]Spec{}
+	}
+	key := [3]string{s.Event, s.matcherText, s.Command}
+	if first, dup := p.seen[key]; dup {
+		p.out.Diagnostics = append(p.out.Diagnostics, config.Diagnostic{
+			Level: config.LevelInfo, Path: fmt.Sprintf("hooks.%s[%d]", s.Event, s.Index), File: p.file, Line: s.Line,
+			Message: fmt.Sprintf("the same hook (event, matcher and command) as hooks.%s[%d] at line %d: it is registered once, as the agent does, and that first entry's timeout and fail_closed apply",
+				first.Event, first.Index, first.Line)})
+		return
+	}
+	p.seen[key] = s
+	p.out.Specs = append(p.out.Specs, s)
 }
 
 func (p *parser) unknownEvent(name string) string {
@@ -192,8 +215,16 @@ func (p *parser) entry(ev Event, i int, item *yaml.Node) (Spec, bool) {
 	// Trimmed as the agent's str.strip() does, so the allowlist key is
 	// the agent's.
 	s.Command = pystr.Strip(cv.Str)
+	if argv, err := shell.Argv(s.Command, "/home"); err == nil {
+		if refusal := tildeRefusal(shell.TildeScript(argv)); refusal != "" {
+			p.warn(path+".command", cmd.KeyNode.Line, "will not run: %s", refusal)
+		}
+	}
 
 	if m, ok := f["matcher"]; ok {
+		if mv := config.Resolve(m.Value); mv.Kind == config.KindString {
+			s.matcherText = pystr.Strip(mv.Str)
+		}
 		s.Matcher = p.matcher(ev, path+".matcher", m)
 	}
 	if t, ok := f["timeout"]; ok {
@@ -264,12 +295,10 @@ func (p *parser) failClosed(ev Event, path string, fc config.Pair) bool {
 	return v.Bool
 }
 
-var pyIntString = regexp.MustCompile(`^[+-]?[0-9]+(?:_[0-9]+)*$`)
-
 // pythonInt applies Python's int() to a YAML value: booleans are 0 and 1,
-// floats are truncated toward zero, strings must hold a base-10 integer
-// (surrounding spaces and digit-separating underscores allowed). Results
-// saturate at the int64 range, which is far past any clamp.
+// floats are truncated toward zero (1.5e1 is 15), strings are read as
+// int(str) reads them (pythonIntString). Results saturate at the int64
+// range, which is far past any clamp.
 func pythonInt(v config.Value) (int64, bool) {
 	switch v.Kind {
 	case config.KindBool:
@@ -292,18 +321,7 @@ func pythonInt(v config.Value) (int64, bool) {
 		}
 		return int64(f), true
 	case config.KindString:
-		s := strings.TrimSpace(v.Str)
-		if !pyIntString.MatchString(s) {
-			return 0, false
-		}
-		n, err := strconv.ParseInt(strings.ReplaceAll(s, "_", ""), 10, 64)
-		if err != nil { // only a range error is possible here
-			if strings.HasPrefix(s, "-") {
-				return math.MinInt64, true
-			}
-			return math.MaxInt64, true
-		}
-		return n, true
+		return pythonIntString(v.Str)
 	}
 	return 0, false
 }

@@ -9,7 +9,9 @@ for target in \
   ./internal/hooks:FuzzEvaluate \
   ./internal/hooks:FuzzNormalize \
   ./internal/allowlist:FuzzRead \
-  ./internal/config/edit:FuzzAppendRemove
+  ./internal/config/edit:FuzzAppendRemove \
+  ./internal/pyre:FuzzCompile \
+  ./internal/pyjson:FuzzDecode
 do
   pkg=${target%%:*}
   name=${target#*:}

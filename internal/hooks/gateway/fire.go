@@ -259,7 +259,7 @@ func applyReply(out *Result, rep reply) {
 		return
 	}
 	// Re-encoded so the JSON is compact and non-ASCII text is not escaped.
-	out.Result = pyjson.Marshal(v, pyjson.Options{Compact: true})
+	out.Result = pyjson.Marshal(v, pyjson.Options{Compact: true, Embed: true})
 }
 
 // readReplies reads the runner's reply file. A line cut short by a kill is
@@ -346,9 +346,9 @@ func (r *Runner) fireExec(ctx context.Context, event string, payload *pyjson.Obj
 		StdoutTruncated: res.StdoutTruncated, StderrTruncated: res.StderrTruncated}
 	if text := strings.TrimSpace(res.Stdout); text != "" {
 		if v, err := pyjson.Decode([]byte(text)); err == nil && !res.StdoutTruncated {
-			out.Result = pyjson.Marshal(v, pyjson.Options{Compact: true})
+			out.Result = pyjson.Marshal(v, pyjson.Options{Compact: true, Embed: true})
 		} else {
-			out.Result = pyjson.Marshal(text, pyjson.Options{Compact: true})
+			out.Result = pyjson.Marshal(text, pyjson.Options{Compact: true, Embed: true})
 		}
 	}
 	switch {

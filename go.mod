@@ -9,7 +9,6 @@ require (
 	github.com/creack/pty v1.1.24
 	github.com/dlclark/regexp2/v2 v2.13.0
 	github.com/fsnotify/fsnotify v1.9.0
-	github.com/google/uuid v1.6.0
 	github.com/hinshun/vt10x v0.0.0-20220301184237-5011da428d02
 	github.com/joshdk/go-junit v1.0.0
 	github.com/rogpeppe/go-internal v1.16.0

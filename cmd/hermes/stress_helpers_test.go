@@ -32,7 +32,7 @@ func stressSize(full, reduced int) int {
 
 // buildHermes builds the real binary into the test's temporary folder: the
 // test binary is not what a user runs, and its RSS would not be hermes's.
-func buildHermes(t *testing.T) string {
+func buildHermes(t testing.TB) string {
 	t.Helper()
 	goBin, err := exec.LookPath("go")
 	if err != nil {

@@ -56,10 +56,10 @@ With --approve it is approved at once (its sha256 and a snapshot recorded).`,
 		Args: exactArgs(2, "an event and a name"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Event, opts.Name = args[0], args[1]
-			if _, ok := scaffold.Langs[opts.Lang]; !ok {
+			if _, ok := scaffold.Langs()[opts.Lang]; !ok {
 				return usageErrorf("--lang %q: choose sh or python", opts.Lang)
 			}
-			for _, ext := range scaffold.Langs {
+			for _, ext := range scaffold.Langs() {
 				opts.Name = strings.TrimSuffix(opts.Name, ext)
 			}
 			if err := scaffold.CheckName(opts.Name); err != nil {
@@ -117,7 +117,7 @@ func newRun(cmd *cobra.Command, opts *newOptions) error {
 		return err
 	}
 	ios := opts.f.IO
-	file := opts.Name + scaffold.Langs[opts.Lang]
+	file := opts.Name + scaffold.Langs()[opts.Lang]
 	script := filepath.Join(s.Loc.Home, scriptDirName, file)
 	h := hooks.NewHook{Event: opts.Event, Command: hookCommand(s.Loc.Home, file), Matcher: opts.Matcher, FailClosed: opts.FailClosed}
 	warning, err := checkNewHook(s, &h, opts.Timeout)

@@ -6,8 +6,8 @@ func ExpandEnv(s string, env Env) string {
 	if env == nil {
 		env = MapEnv(nil)
 	}
-	return envRef.ReplaceAllStringFunc(s, func(ref string) string {
-		v, _ := env(envRef.FindStringSubmatch(ref)[1])
+	return envRef().ReplaceAllStringFunc(s, func(ref string) string {
+		v, _ := env(envRef().FindStringSubmatch(ref)[1])
 		return v
 	})
 }

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"gopkg.in/yaml.v3"
 )
@@ -164,7 +165,7 @@ func (f *File) extraEvents(p Pair) {
 	}
 }
 
-var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+var yamlLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^yaml: line (\d+): (.*)$`) })
 
 // parseYAML parses the first document; more is the line where a second
 // one starts (0 when there is none).
@@ -203,7 +204,7 @@ func parseYAML(data []byte) (doc *yaml.Node, more int, err error) {
 func syntaxError(err error, data []byte) *SyntaxError {
 	msg := strings.TrimPrefix(err.Error(), "yaml: ")
 	line := 0
-	if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
+	if m := yamlLine().FindStringSubmatch(err.Error()); m != nil {
 		line, _ = strconv.Atoi(m[1])
 		msg = m[2]
 	}
@@ -254,7 +255,7 @@ func isReaderError(msg string) bool {
 	return false
 }
 
-var envRef = regexp.MustCompile(`\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)\}`)
+var envRef = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)\}`) })
 
 // expandEnv replaces ${VAR} and ${env:VAR} in string values, in place, so
 // that line numbers survive. A value that was a string stays one even when
@@ -277,8 +278,8 @@ func expandEnv(n *yaml.Node, env Env, seen map[*yaml.Node]bool) {
 		if !strings.Contains(n.Value, "${") || Resolve(n).Kind != KindString {
 			return
 		}
-		n.Value = envRef.ReplaceAllStringFunc(n.Value, func(ref string) string {
-			v, _ := env(envRef.FindStringSubmatch(ref)[1])
+		n.Value = envRef().ReplaceAllStringFunc(n.Value, func(ref string) string {
+			v, _ := env(envRef().FindStringSubmatch(ref)[1])
 			return v
 		})
 		n.Tag, n.Style = "!!str", n.Style|yaml.TaggedStyle

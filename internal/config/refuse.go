@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"sync"
 
 	"gopkg.in/yaml.v3"
 )
@@ -29,10 +30,12 @@ func (e *RefusedError) Error() string {
 
 // knownTags are the tags the agent's safe loader can construct; any other
 // explicit tag (!foo, !!python/object, !Ref) makes it fail.
-var knownTags = map[string]bool{
-	"!!null": true, "!!bool": true, "!!int": true, "!!float": true, "!!binary": true, "!!timestamp": true,
-	"!!omap": true, "!!pairs": true, "!!set": true, "!!str": true, "!!seq": true, "!!map": true, "!!merge": true,
-}
+var knownTags = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"!!null": true, "!!bool": true, "!!int": true, "!!float": true, "!!binary": true, "!!timestamp": true,
+		"!!omap": true, "!!pairs": true, "!!set": true, "!!str": true, "!!seq": true, "!!map": true, "!!merge": true,
+	}
+})
 
 // Refusal returns why the agent would refuse doc (a duplicate key or an
 // unknown tag; a second document is the caller's to find), or nil. Nodes
@@ -44,7 +47,7 @@ func Refusal(doc *yaml.Node) *RefusedError {
 		if n == nil || n.Kind == yaml.AliasNode {
 			return nil // an alias repeats a node already visited
 		}
-		if n.Style&yaml.TaggedStyle != 0 && !knownTags[n.Tag] {
+		if n.Style&yaml.TaggedStyle != 0 && !knownTags()[n.Tag] {
 			return &RefusedError{Line: n.Line, Reason: fmt.Sprintf("unknown tag %s", n.Tag)}
 		}
 		if n.Kind == yaml.MappingNode {

@@ -58,8 +58,8 @@ type Catalogue struct {
 // already known, blank, or gateway-style (containing ':') are ignored.
 // Names are trimmed, since they come from hand-written YAML.
 func NewCatalogue(extra []string) *Catalogue {
-	c := &Catalogue{byName: make(map[string]int, len(shellEvents)+len(extra))}
-	for _, e := range shellEvents {
+	c := &Catalogue{byName: make(map[string]int, len(shellEvents())+len(extra))}
+	for _, e := range shellEvents() {
 		c.add(e)
 	}
 	for _, name := range extra {

@@ -2,6 +2,7 @@ package hooks
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/hermes-hooks/hermes/internal/pyjson"
 )
@@ -39,86 +40,88 @@ var (
 )
 
 // gatewayEvents is the table, in the order of SPEC §3.2.
-var gatewayEvents = []GatewayEvent{
-	{
-		Name:        "gateway:startup",
-		Description: "When the gateway process starts, with the platforms it connected",
-		Fields:      []string{"platforms"},
-		Payload:     `{"platforms": ["telegram", "discord"]}`,
-	},
-	{
-		Name:        "session:start",
-		Description: "When a new chat session is created for a user",
-		Fields:      []string{"platform", "user_id", "session_id", "session_key"},
-		Payload: `{"platform": "telegram", "user_id": "123456789", "session_id": "test-session",
-			"session_key": "agent:main:telegram:dm:123456789"}`,
-	},
-	{
-		Name:        "session:end",
-		Description: "When a chat session ends (expiry or shutdown)",
-		Fields:      sessionEndFields,
-		Payload:     `{"platform": "telegram", "user_id": "123456789", "session_key": "agent:main:telegram:dm:123456789"}`,
-	},
-	{
-		Name:        "session:reset",
-		Description: "When the user resets the session (/new, /reset)",
-		Fields:      sessionEndFields,
-		Payload:     `{"platform": "telegram", "user_id": "123456789", "session_key": "agent:main:telegram:dm:123456789"}`,
-	},
-	{
-		Name:        "session:compress",
-		Description: "When a session's context is compressed into a summary",
-		Fields:      []string{"platform", "session_id", "old_session_id", "in_place", "compression_count"},
-		Payload: `{"platform": "telegram", "session_id": "test-session", "old_session_id": "test-session-previous",
-			"in_place": false, "compression_count": 1}`,
-	},
-	{
-		Name:        "agent:start",
-		Description: "When the agent starts working on an incoming message",
-		Fields:      agentStartFields,
-		Payload:     `{` + agentStartContext + `}`,
-	},
-	{
-		Name:        "agent:step",
-		Description: "After each step of the agent loop, with the tools it called",
-		Fields:      []string{"platform", "user_id", "session_id", "iteration", "tool_names"},
-		Payload: `{"platform": "telegram", "user_id": "123456789", "session_id": "test-session",
-			"iteration": 1, "tool_names": ["web_search"]}`,
-	},
-	{
-		Name:        "agent:end",
-		Description: "When the agent finished a message, with its response",
-		Fields:      append(agentStartFields[:len(agentStartFields):len(agentStartFields)], "response"),
-		Payload:     `{` + agentStartContext + `, "response": "It is sunny and 22°C in Paris."}`,
-	},
-	{
-		Name:        "reaction:added",
-		Description: "When a user adds an emoji reaction to a message",
-		Fields:      reactionFields,
-		Payload:     `{` + reactionContext + `}`,
-	},
-	{
-		Name:        "reaction:removed",
-		Description: "When a user removes an emoji reaction from a message",
-		Fields:      reactionFields,
-		Payload:     `{` + reactionContext + `}`,
-	},
-	{
-		Name:        commandWildcard,
-		Description: "When a user runs a slash command; command:<name> for each command (command:model...)",
-		Fields:      []string{"platform", "user_id", "command", "args"},
-		Payload:     `{"platform": "telegram", "user_id": "123456789", "command": "help", "args": ""}`,
-	},
-}
+var gatewayEvents = sync.OnceValue(func() []GatewayEvent {
+	return []GatewayEvent{
+		{
+			Name:        "gateway:startup",
+			Description: "When the gateway process starts, with the platforms it connected",
+			Fields:      []string{"platforms"},
+			Payload:     `{"platforms": ["telegram", "discord"]}`,
+		},
+		{
+			Name:        "session:start",
+			Description: "When a new chat session is created for a user",
+			Fields:      []string{"platform", "user_id", "session_id", "session_key"},
+			Payload: `{"platform": "telegram", "user_id": "123456789", "session_id": "test-session",
+				"session_key": "agent:main:telegram:dm:123456789"}`,
+		},
+		{
+			Name:        "session:end",
+			Description: "When a chat session ends (expiry or shutdown)",
+			Fields:      sessionEndFields,
+			Payload:     `{"platform": "telegram", "user_id": "123456789", "session_key": "agent:main:telegram:dm:123456789"}`,
+		},
+		{
+			Name:        "session:reset",
+			Description: "When the user resets the session (/new, /reset)",
+			Fields:      sessionEndFields,
+			Payload:     `{"platform": "telegram", "user_id": "123456789", "session_key": "agent:main:telegram:dm:123456789"}`,
+		},
+		{
+			Name:        "session:compress",
+			Description: "When a session's context is compressed into a summary",
+			Fields:      []string{"platform", "session_id", "old_session_id", "in_place", "compression_count"},
+			Payload: `{"platform": "telegram", "session_id": "test-session", "old_session_id": "test-session-previous",
+				"in_place": false, "compression_count": 1}`,
+		},
+		{
+			Name:        "agent:start",
+			Description: "When the agent starts working on an incoming message",
+			Fields:      agentStartFields,
+			Payload:     `{` + agentStartContext + `}`,
+		},
+		{
+			Name:        "agent:step",
+			Description: "After each step of the agent loop, with the tools it called",
+			Fields:      []string{"platform", "user_id", "session_id", "iteration", "tool_names"},
+			Payload: `{"platform": "telegram", "user_id": "123456789", "session_id": "test-session",
+				"iteration": 1, "tool_names": ["web_search"]}`,
+		},
+		{
+			Name:        "agent:end",
+			Description: "When the agent finished a message, with its response",
+			Fields:      append(agentStartFields[:len(agentStartFields):len(agentStartFields)], "response"),
+			Payload:     `{` + agentStartContext + `, "response": "It is sunny and 22°C in Paris."}`,
+		},
+		{
+			Name:        "reaction:added",
+			Description: "When a user adds an emoji reaction to a message",
+			Fields:      reactionFields,
+			Payload:     `{` + reactionContext + `}`,
+		},
+		{
+			Name:        "reaction:removed",
+			Description: "When a user removes an emoji reaction from a message",
+			Fields:      reactionFields,
+			Payload:     `{` + reactionContext + `}`,
+		},
+		{
+			Name:        commandWildcard,
+			Description: "When a user runs a slash command; command:<name> for each command (command:model...)",
+			Fields:      []string{"platform", "user_id", "command", "args"},
+			Payload:     `{"platform": "telegram", "user_id": "123456789", "command": "help", "args": ""}`,
+		},
+	}
+})
 
 // GatewayEvents lists the gateway events in spec order; command:* stands for
 // every command:<name>. The slice must not be modified.
-func GatewayEvents() []GatewayEvent { return gatewayEvents }
+func GatewayEvents() []GatewayEvent { return gatewayEvents() }
 
 // GatewayEventNames lists the gateway event names in spec order.
 func GatewayEventNames() []string {
-	names := make([]string, len(gatewayEvents))
-	for i, g := range gatewayEvents {
+	names := make([]string, len(gatewayEvents()))
+	for i, g := range gatewayEvents() {
 		names[i] = g.Name
 	}
 	return names
@@ -132,7 +135,7 @@ func IsGatewayEvent(name string) bool { return strings.Contains(name, ":") }
 // command:<name> resolves to the command:* entry (Name stays "command:*")
 // with the payload's command field set to <name>, as the gateway would send.
 func LookupGatewayEvent(name string) (GatewayEvent, bool) {
-	for _, g := range gatewayEvents {
+	for _, g := range gatewayEvents() {
 		if g.Name == name {
 			return g, true
 		}

@@ -5,10 +5,11 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 )
 
-var asciiIntString = regexp.MustCompile(`^[+-]?[0-9]+(?:_[0-9]+)*$`)
+var asciiIntString = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[+-]?[0-9]+(?:_[0-9]+)*$`) })
 
 // pythonIntString reads s as Python's int(s) does (base 10): any Unicode
 // decimal digit counts ("٣" is 3, "１０" is 10), underscores may separate
@@ -33,7 +34,7 @@ func pythonIntString(s string) (int64, bool) {
 		}
 	}
 	t := strings.Trim(b.String(), " \t\n\v\f\r")
-	if !asciiIntString.MatchString(t) {
+	if !asciiIntString().MatchString(t) {
 		return 0, false
 	}
 	n, err := strconv.ParseInt(strings.ReplaceAll(t, "_", ""), 10, 64)

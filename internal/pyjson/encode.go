@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -41,7 +42,9 @@ const (
 	embedNegInf = `"\/-Infinity"`
 )
 
-var restorer = strings.NewReplacer(embedNaN, "NaN", embedInf, "Infinity", embedNegInf, "-Infinity")
+var restorer = sync.OnceValue(func() *strings.Replacer {
+	return strings.NewReplacer(embedNaN, "NaN", embedInf, "Infinity", embedNegInf, "-Infinity")
+})
 
 // RestoreNonFinite turns the placeholders Options.Embed wrote back into
 // NaN, Infinity and -Infinity, as Python's json.dumps writes them. Call it
@@ -50,7 +53,7 @@ func RestoreNonFinite(b []byte) []byte {
 	if !bytes.Contains(b, []byte(`"\/`)) {
 		return b
 	}
-	return []byte(restorer.Replace(string(b)))
+	return []byte(restorer().Replace(string(b)))
 }
 
 // Marshal writes v like Python's json.dumps(v, ensure_ascii=False, ...).

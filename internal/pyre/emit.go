@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"sync"
 )
 
 // The emitter writes the parsed pattern in regexp2's default (.NET)
@@ -200,7 +201,9 @@ func (e *emitter) set(s runeSet) { writeSet(&e.b, s) }
 // unicodeClasses are the Unicode categories of Python's re in regexp2's
 // class syntax; regexp2 reads \p{..} from Go's tables, the ones
 // categorySet uses, so both spellings mean the same set.
-var unicodeClasses = map[byte]string{'d': `\p{Nd}`, 'w': `\p{L}\p{N}_`}
+var unicodeClasses = sync.OnceValue(func() map[byte]string {
+	return map[byte]string{'d': `\p{Nd}`, 'w': `\p{L}\p{N}_`}
+})
 
 // compactSet writes a set that needs no set algebra — ranges and
 // non-negated \d or \w, or a lone negated one — with \p{..} names
@@ -216,15 +219,15 @@ func (e *emitter) compactSet(n *node) bool {
 				b.WriteString("-")
 				writeClassRune(&b, it.hi)
 			}
-		case unicodeClasses[it.cat.class] == "":
+		case unicodeClasses()[it.cat.class] == "":
 			return false
 		case it.cat.neg && len(n.set) == 1:
 			neg = !neg
-			b.WriteString(unicodeClasses[it.cat.class])
+			b.WriteString(unicodeClasses()[it.cat.class])
 		case it.cat.neg:
 			return false
 		default:
-			b.WriteString(unicodeClasses[it.cat.class])
+			b.WriteString(unicodeClasses()[it.cat.class])
 		}
 	}
 	e.b.WriteString("[")

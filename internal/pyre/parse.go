@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/hermes-hooks/hermes/internal/pystr"
@@ -42,10 +43,12 @@ const (
 	flagUnicode
 )
 
-var flagLetters = map[string]int{
-	"i": flagIgnoreCase, "L": flagLocale, "m": flagMultiline, "s": flagDotAll,
-	"x": flagVerbose, "a": flagASCII, "t": flagTemplate, "u": flagUnicode,
-}
+var flagLetters = sync.OnceValue(func() map[string]int {
+	return map[string]int{
+		"i": flagIgnoreCase, "L": flagLocale, "m": flagMultiline, "s": flagDotAll,
+		"x": flagVerbose, "a": flagASCII, "t": flagTemplate, "u": flagUnicode,
+	}
+})
 
 const (
 	typeFlags   = flagASCII | flagLocale | flagUnicode
@@ -604,7 +607,7 @@ func (p *parser) parseGroup(verbose bool, nested int, first, hasItems bool) (n *
 			return p.parseConditional(verbose, nested, start), false
 		case char == ">":
 			capture, atomic = false, true
-		case flagLetters[char] != 0 || char == "-":
+		case flagLetters()[char] != 0 || char == "-":
 			add, del, global := p.parseFlags(char)
 			if global {
 				if !first || hasItems {
@@ -684,7 +687,7 @@ func (p *parser) parseConditional(verbose bool, nested, start int) *node {
 func (p *parser) parseFlags(char string) (add, del int, global bool) {
 	if char != "-" {
 		for {
-			flag := flagLetters[char]
+			flag := flagLetters()[char]
 			if char == "L" {
 				p.fail("bad inline flags: cannot use 'L' flag with a str pattern", 0)
 			}
@@ -699,7 +702,7 @@ func (p *parser) parseFlags(char string) (add, del int, global bool) {
 			if char == ")" || char == "-" || char == ":" {
 				break
 			}
-			if flagLetters[char] == 0 {
+			if flagLetters()[char] == 0 {
 				msg := "missing -, : or )"
 				if isAlpha(char) {
 					msg = "unknown flag"
@@ -720,7 +723,7 @@ func (p *parser) parseFlags(char string) (add, del int, global bool) {
 		if char == "" {
 			p.fail("missing flag", 0)
 		}
-		if flagLetters[char] == 0 {
+		if flagLetters()[char] == 0 {
 			msg := "missing flag"
 			if isAlpha(char) {
 				msg = "unknown flag"
@@ -728,7 +731,7 @@ func (p *parser) parseFlags(char string) (add, del int, global bool) {
 			p.fail(msg, runeLen(char))
 		}
 		for {
-			flag := flagLetters[char]
+			flag := flagLetters()[char]
 			if flag&typeFlags != 0 {
 				p.fail("bad inline flags: cannot turn off flags 'a', 'u' and 'L'", 0)
 			}
@@ -740,7 +743,7 @@ func (p *parser) parseFlags(char string) (add, del int, global bool) {
 			if char == ":" {
 				break
 			}
-			if flagLetters[char] == 0 {
+			if flagLetters()[char] == 0 {
 				msg := "missing :"
 				if isAlpha(char) {
 					msg = "unknown flag"
@@ -758,7 +761,9 @@ func (p *parser) parseFlags(char string) (add, del int, global bool) {
 	return add, del, false
 }
 
-var simpleEscapes = map[byte]rune{'a': '\a', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t', 'v': '\v', '\\': '\\'}
+var simpleEscapes = sync.OnceValue(func() map[byte]rune {
+	return map[byte]rune{'a': '\a', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t', 'v': '\v', '\\': '\\'}
+})
 
 // escape is _escape: an escape outside a set.
 func (p *parser) escape(esc string) *node {
@@ -775,7 +780,7 @@ func (p *parser) escape(esc string) *node {
 	case 'd', 'D', 's', 'S', 'w', 'W':
 		return &node{op: opIn, set: []setItem{{cat: categoryOf(c)}}}
 	}
-	if r, ok := simpleEscapes[c]; ok {
+	if r, ok := simpleEscapes()[c]; ok {
 		return &node{op: opLiteral, char: r}
 	}
 	if r, ok := p.codeEscape(esc); ok {
@@ -824,7 +829,7 @@ func (p *parser) classEscape(esc string) setItem {
 	if c == 'b' {
 		return setItem{lo: '\b', hi: '\b'}
 	}
-	if r, ok := simpleEscapes[c]; ok {
+	if r, ok := simpleEscapes()[c]; ok {
 		return setItem{lo: r, hi: r}
 	}
 	switch c {

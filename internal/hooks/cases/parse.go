@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"gopkg.in/yaml.v3"
 
@@ -26,10 +27,12 @@ var (
 )
 
 // Actions a case may expect, per event whose outcome has one.
-var eventActions = map[string][]string{
-	"pre_tool_call": {hooks.OutcomeAllow, hooks.ActionBlock, hooks.ActionApprove, ActionModify},
-	"pre_verify":    {hooks.ActionContinue, hooks.OutcomeFinish},
-}
+var eventActions = sync.OnceValue(func() map[string][]string {
+	return map[string][]string{
+		"pre_tool_call": {hooks.OutcomeAllow, hooks.ActionBlock, hooks.ActionApprove, ActionModify},
+		"pre_verify":    {hooks.ActionContinue, hooks.OutcomeFinish},
+	}
+})
 
 // Which events' outcomes carry what the other expectations check.
 var (
@@ -80,7 +83,7 @@ func readRegular(path string) ([]byte, error) {
 }
 
 // yamlLine finds the line yaml.v3 names in a syntax error.
-var yamlLine = regexp.MustCompile(`^yaml: line (\d+): `)
+var yamlLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^yaml: line (\d+): `) })
 
 // Parse parses a case file's content (YAML, or JSON, which YAML reads).
 func Parse(file string, data []byte, cat *hooks.Catalogue) ([]Case, error) {
@@ -94,7 +97,7 @@ func Parse(file string, data []byte, cat *hooks.Catalogue) ([]Case, error) {
 		}
 		msg := err.Error()
 		line := 0
-		if m := yamlLine.FindStringSubmatch(msg); m != nil {
+		if m := yamlLine().FindStringSubmatch(msg); m != nil {
 			line, _ = strconv.Atoi(m[1])
 			msg = strings.TrimPrefix(msg, m[0])
 		}
@@ -286,14 +289,14 @@ func (p *parser) parseExpect(path string, n *yaml.Node, event string) Expect {
 }
 
 func (p *parser) checkAction(path string, n *yaml.Node, action, event string) {
-	all := slices.Concat(eventActions["pre_tool_call"], eventActions["pre_verify"])
+	all := slices.Concat(eventActions()["pre_tool_call"], eventActions()["pre_verify"])
 	if event == "" {
 		if !slices.Contains(all, action) {
 			p.problem(n, path, fmt.Sprintf("unknown action %q%s (one of %s)", action, didYouMean(action, all), strings.Join(all, ", ")))
 		}
 		return
 	}
-	valid, ok := eventActions[event]
+	valid, ok := eventActions()[event]
 	switch {
 	case !ok && event == "pre_llm_call":
 		p.problem(n, path, "pre_llm_call outcomes have no action: expect context_contains instead")

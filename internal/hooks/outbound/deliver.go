@@ -3,6 +3,7 @@ package outbound
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -13,7 +14,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/google/uuid"
 	"github.com/hermes-hooks/hermes/internal/pyjson"
 )
 
@@ -83,7 +83,16 @@ func (c *Client) newID() string {
 	if c.NewID != nil {
 		return c.NewID()
 	}
-	id := uuid.New()
+	return uuid4()
+}
+
+// uuid4 is a random (version 4) UUID as 32 hex digits, as Python's
+// uuid.uuid4().hex: 16 random bytes with the version and variant bits set.
+func uuid4() string {
+	var id [16]byte
+	_, _ = rand.Read(id[:]) // never fails (crypto/rand)
+	id[6] = id[6]&0x0f | 0x40
+	id[8] = id[8]&0x3f | 0x80
 	return hex.EncodeToString(id[:])
 }
 

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"text/template"
 
 	"github.com/hermes-hooks/hermes/internal/hooks"
@@ -21,7 +22,9 @@ var templates embed.FS
 
 // Langs are the languages a hook can be scaffolded in, with their file
 // extension.
-var Langs = map[string]string{"sh": ".sh", "python": ".py"}
+var Langs = sync.OnceValue(func() map[string]string {
+	return map[string]string{"sh": ".sh", "python": ".py"}
+})
 
 // Answer kinds: what a hook of the event can answer (SPEC §7).
 const (
@@ -62,12 +65,12 @@ type data struct {
 	Fields      []Field
 }
 
-var nameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]*(\.[A-Za-z0-9_-]+)*$`)
+var nameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]*(\.[A-Za-z0-9_-]+)*$`) })
 
 // CheckName reports whether name can be a hook's file name: letters,
 // digits, '_', '-' and inner dots, at most 64 characters.
 func CheckName(name string) error {
-	if len(name) > 64 || !nameRE.MatchString(name) {
+	if len(name) > 64 || !nameRE().MatchString(name) {
 		return fmt.Errorf("hook name %q: use letters, digits, '_', '-' and inner dots (at most 64), it becomes a file name", name)
 	}
 	return nil
@@ -76,7 +79,7 @@ func CheckName(name string) error {
 // Render returns the script for a hook called name of event ev in lang
 // ("sh" or "python").
 func Render(lang, name string, ev hooks.Event) ([]byte, error) {
-	if _, ok := Langs[lang]; !ok {
+	if _, ok := Langs()[lang]; !ok {
 		return nil, fmt.Errorf("unknown language %q: choose sh or python", lang)
 	}
 	t, err := template.ParseFS(templates, "templates/"+lang+".tmpl")

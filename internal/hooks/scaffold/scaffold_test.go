@@ -18,7 +18,7 @@ import (
 func TestRenderEveryEventRuns(t *testing.T) {
 	cat := hooks.NewCatalogue([]string{"brand_new_event"})
 	dir := t.TempDir()
-	for lang, ext := range Langs {
+	for lang, ext := range Langs() {
 		interp := "sh"
 		if lang == "python" {
 			interp = "python3"

@@ -10,39 +10,46 @@ import (
 	"math"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/hermes-hooks/hermes/internal/pyjson"
 	"github.com/hermes-hooks/hermes/internal/shell"
 )
 
 // Events maps Claude Code hook events to Hermes events.
-var Events = map[string]string{
-	"PreToolUse":       "pre_tool_call",
-	"PostToolUse":      "post_tool_call",
-	"UserPromptSubmit": "pre_llm_call", // the agent fires pre_llm_call at that point
-	"SessionStart":     "on_session_start",
-	"SessionEnd":       "on_session_end",
-	"SubagentStop":     "subagent_stop",
-}
+var Events = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"PreToolUse":       "pre_tool_call",
+		"PostToolUse":      "post_tool_call",
+		"UserPromptSubmit": "pre_llm_call", // the agent fires pre_llm_call at that point
+		"SessionStart":     "on_session_start",
+		"SessionEnd":       "on_session_end",
+		"SubagentStop":     "subagent_stop",
+	}
+})
 
 // eventNotes say how an event's answers differ between Claude Code and
 // Hermes, for hooks whose output matters.
-var eventNotes = map[string]string{
-	"UserPromptSubmit": "Claude Code adds a hook's plain stdout (or hookSpecificOutput.additionalContext) as context; Hermes needs {\"context\": \"...\"} on stdout",
-	"SessionStart":     "Claude Code adds a SessionStart hook's stdout as context; Hermes' on_session_start only observes",
-	"PreToolUse":       "Hermes blocks on exit code 2, {\"decision\": \"block\"} or {\"action\": \"block\"}; Claude Code's hookSpecificOutput.permissionDecision is not read",
-}
+var eventNotes = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"UserPromptSubmit": "Claude Code adds a hook's plain stdout (or hookSpecificOutput.additionalContext) as context; Hermes needs {\"context\": \"...\"} on stdout",
+		"SessionStart":     "Claude Code adds a SessionStart hook's stdout as context; Hermes' on_session_start only observes",
+		"PreToolUse":       "Hermes blocks on exit code 2, {\"decision\": \"block\"} or {\"action\": \"block\"}; Claude Code's hookSpecificOutput.permissionDecision is not read",
+	}
+})
 
 // Tools maps Claude Code tool names to Hermes tool names.
-var Tools = map[string]string{
-	"Bash":      "terminal",
-	"Write":     "write_file",
-	"Edit":      "patch",
-	"MultiEdit": "patch",
-	"Read":      "read_file",
-	"WebFetch":  "web_extract",
-	"Task":      "delegate_task",
-}
+var Tools = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"Bash":      "terminal",
+		"Write":     "write_file",
+		"Edit":      "patch",
+		"MultiEdit": "patch",
+		"Read":      "read_file",
+		"WebFetch":  "web_extract",
+		"Task":      "delegate_task",
+	}
+})
 
 // Timeouts as the config reads them (SPEC §2.1).
 const maxTimeout = 300
@@ -83,7 +90,7 @@ func Parse(file string, data []byte) ([]Entry, []Skipped, error) {
 	var skipped []Skipped
 	for _, m := range hooks.Members() {
 		source := fmt.Sprintf("%s (%s)", file, m.Key)
-		event, known := Events[m.Key]
+		event, known := Events()[m.Key]
 		groups, isList := m.Value.([]any)
 		switch {
 		case !known:
@@ -112,7 +119,7 @@ func Parse(file string, data []byte) ([]Entry, []Skipped, error) {
 					continue
 				}
 				e.Notes = append(append([]string(nil), notes...), e.Notes...)
-				if n, ok := eventNotes[m.Key]; ok {
+				if n, ok := eventNotes()[m.Key]; ok {
 					e.Notes = append(e.Notes, n)
 				}
 				entries = append(entries, e)
@@ -144,7 +151,7 @@ func countHooks(v any) int {
 	return n
 }
 
-var toolName = regexp.MustCompile(`^[A-Za-z0-9_]+$`)
+var toolName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_]+$`) })
 
 // translateMatcher turns a Claude matcher into a Hermes one. reason is set
 // when nothing of it can be kept.
@@ -160,10 +167,10 @@ func translateMatcher(claudeEvent, m string) (matcher string, notes []string, re
 	seen := map[string]bool{}
 	for _, alt := range strings.Split(m, "|") {
 		alt = strings.TrimSpace(alt)
-		if !toolName.MatchString(alt) {
+		if !toolName().MatchString(alt) {
 			return "", nil, fmt.Sprintf("matcher %q is a pattern over Claude Code tool names, not a list of names; it cannot be translated", m)
 		}
-		h, ok := Tools[alt]
+		h, ok := Tools()[alt]
 		if !ok {
 			unknown = append(unknown, alt)
 			continue
@@ -182,11 +189,11 @@ func translateMatcher(claudeEvent, m string) (matcher string, notes []string, re
 	return strings.Join(kept, "|"), notes, ""
 }
 
-var projectDir = regexp.MustCompile(`\$\{?CLAUDE_PROJECT_DIR\}?`)
+var projectDir = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$\{?CLAUDE_PROJECT_DIR\}?`) })
 
 // shellSyntax finds what only a shell gives meaning to: Claude Code runs
 // commands through one, Hermes does not.
-var shellSyntax = regexp.MustCompile("[|&;<>`]|\\$\\(")
+var shellSyntax = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("[|&;<>`]|\\$\\(") })
 
 func translateHook(h any, event, matcher, source string) (Entry, string) {
 	o, ok := h.(*pyjson.Object)
@@ -204,10 +211,10 @@ func translateHook(h any, event, matcher, source string) (Entry, string) {
 		return Entry{}, fmt.Sprintf("command %q cannot be parsed: %v", cmd, err)
 	}
 	e := Entry{Event: event, Command: cmd, Matcher: matcher, Source: source}
-	if projectDir.MatchString(cmd) {
+	if projectDir().MatchString(cmd) {
 		e.Notes = append(e.Notes, "the command uses $CLAUDE_PROJECT_DIR, which Hermes does not set: replace it with the project's path")
 	}
-	if rest := projectDir.ReplaceAllString(cmd, ""); shellSyntax.MatchString(rest) || strings.Contains(rest, "$") {
+	if rest := projectDir().ReplaceAllString(cmd, ""); shellSyntax().MatchString(rest) || strings.Contains(rest, "$") {
 		e.Notes = append(e.Notes, "Claude Code runs commands through a shell and Hermes does not (no pipes, redirections or $variables): wrap it as sh -c '...' or move it into a script")
 	}
 	if t, ok := get(o, "timeout").(json.Number); ok {

@@ -17,6 +17,7 @@ func main() { os.Exit(run()) }
 // Ctrl-C (SIGINT) or SIGTERM cancels the context: running hooks are killed
 // and the program exits 130.
 func run() int {
+	tuneGC()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	f := cli.NewFactory()

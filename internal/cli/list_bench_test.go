@@ -16,7 +16,8 @@ import (
 	"github.com/hermes-hooks/hermes/internal/shell"
 )
 
-// benchHome writes a home with n pre_tool_call hooks over 10 scripts, all
+// benchHome writes a home with n pre_tool_call hooks over 10 scripts, each
+// with its own matcher (so no cache of compiled patterns can help), all
 // approved, plus 9n other allowlist entries (10n in all).
 func benchHome(b *testing.B, n int) string {
 	b.Helper()
@@ -34,7 +35,7 @@ func benchHome(b *testing.B, n int) string {
 	var entries []string
 	for i := 0; i < n; i++ {
 		cmd := fmt.Sprintf("%s --n %d", scripts[i%10], i)
-		fmt.Fprintf(&cfg, "    - command: %q\n      timeout: 10\n", cmd)
+		fmt.Fprintf(&cfg, "    - command: %q\n      matcher: \"terminal_%d|mcp__srv%d__\\\\w+\"\n      timeout: 10\n", cmd, i, i)
 		entries = append(entries, fmt.Sprintf(`{"approved_at": "2026-11-29T10:11:12Z", "command": %q, "event": "pre_tool_call"}`, cmd))
 	}
 	for i := 0; i < 9*n; i++ {

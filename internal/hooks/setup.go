@@ -29,6 +29,9 @@ type Setup struct {
 
 	pathsOnce sync.Once
 	paths     *safepath.Checker
+
+	execMu     sync.Mutex
+	execChecks map[execKey]error
 }
 
 // Load finds HERMES_HOME and the config file, reads the config and parses

@@ -88,7 +88,7 @@ func (h *ShellHook) SkipReason() string {
 // the invocation's caches of hashes and path checks: for display (list,
 // diff, the checklist), never to decide whether to run a hook (InspectNow).
 func (s *Setup) Inspect(spec Spec, list *allowlist.List) ShellHook {
-	return s.inspect(spec, list, s.Fingerprints.Of, s.safePaths())
+	return s.inspect(spec, list, probes{s.Fingerprints.Of, s.safePaths(), s.checkExecutable})
 }
 
 // InspectNow is the one decision whether a hook may run now (SPEC §13): the
@@ -96,15 +96,23 @@ func (s *Setup) Inspect(spec Spec, list *allowlist.List) ShellHook {
 // at this moment, from no cache. run-event, test, doctor and the policy
 // cases all decide through it.
 func (s *Setup) InspectNow(spec Spec, list *allowlist.List) ShellHook {
-	return s.inspect(spec, list, allowlist.FingerprintNow, safepath.New(os.Getuid()))
+	return s.inspect(spec, list, probes{allowlist.FingerprintNow, safepath.New(os.Getuid()), shell.CheckExecutable})
 }
 
-func (s *Setup) inspect(spec Spec, list *allowlist.List, fingerprint func(string) allowlist.Fingerprint, paths *safepath.Checker) ShellHook {
+// probes are how inspect looks at the files a hook names: cached for the
+// invocation (Inspect) or asked now (InspectNow).
+type probes struct {
+	fingerprint func(path string) allowlist.Fingerprint
+	paths       *safepath.Checker
+	executable  func(path string, firstWord bool) error
+}
+
+func (s *Setup) inspect(spec Spec, list *allowlist.List, look probes) ShellHook {
 	h := ShellHook{Spec: spec}
 	h.Argv, h.ParseErr = shell.Argv(spec.Command, s.UserHome)
 	if h.ParseErr == nil {
 		h.Script, h.FirstWord = shell.ResolveScript(h.Argv)
-		h.ExecErr = shell.CheckExecutable(h.Script, h.FirstWord)
+		h.ExecErr = look.executable(h.Script, h.FirstWord)
 		h.Refusal = tildeRefusal(shell.TildeScript(h.Argv))
 	} else {
 		h.ExecErr = h.ParseErr
@@ -117,7 +125,7 @@ func (s *Setup) inspect(spec Spec, list *allowlist.List, fingerprint func(string
 	}
 	h.Fingerprint = allowlist.Fingerprint{Path: h.Script, Err: allowlist.ErrNoScript}
 	if h.hasScriptFile() {
-		h.Fingerprint = fingerprint(h.Script)
+		h.Fingerprint = look.fingerprint(h.Script)
 	}
 	h.Drift = allowlist.DriftOf(h.Approval, h.Fingerprint)
 	ours := h.Approval.ApprovedVia != ""
@@ -128,7 +136,7 @@ func (s *Setup) inspect(spec Spec, list *allowlist.List, fingerprint func(string
 		h.Drift = allowlist.DriftModified
 	}
 	if h.Pinned && s.Config.Settings.StrictModes && h.hasScriptFile() && h.Fingerprint.Err == nil {
-		h.Unsafe = paths.Check(h.Script)
+		h.Unsafe = look.paths.Check(h.Script)
 	}
 	return h
 }
@@ -137,6 +145,33 @@ func (s *Setup) inspect(spec Spec, list *allowlist.List, fingerprint func(string
 func (s *Setup) safePaths() *safepath.Checker {
 	s.pathsOnce.Do(func() { s.paths = safepath.New(os.Getuid()) })
 	return s.paths
+}
+
+// checkExecutable is shell.CheckExecutable once per (script, how it is
+// run) for the invocation: a thousand hooks over ten scripts stat, access
+// and read ten #! lines, not a thousand. For display only, like the other
+// caches of Inspect.
+func (s *Setup) checkExecutable(path string, firstWord bool) error {
+	key := execKey{path, firstWord}
+	s.execMu.Lock()
+	err, done := s.execChecks[key]
+	s.execMu.Unlock()
+	if done {
+		return err
+	}
+	err = shell.CheckExecutable(path, firstWord)
+	s.execMu.Lock()
+	if s.execChecks == nil {
+		s.execChecks = map[execKey]error{}
+	}
+	s.execChecks[key] = err
+	s.execMu.Unlock()
+	return err
+}
+
+type execKey struct {
+	path      string
+	firstWord bool
 }
 
 // tildeRefusal explains a script word that starts with "~": it reaches the

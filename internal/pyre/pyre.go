@@ -33,10 +33,18 @@ const falseTimeoutRetries = 5
 // entries), which patterns like (a|){99999999} reach at once.
 var ErrTimeout = errors.New("the pattern backtracks too much to match (over 500ms or regexp2's stack limit); treated as no match")
 
-// Regexp is a compiled Python pattern.
+// Regexp is a compiled Python pattern. Compile only parses it (which is
+// what decides whether Python accepts it); the regexp2 program, which
+// costs 40-180 µs to build, is built on the first match, so listing a
+// thousand hooks with distinct matchers does not build a thousand programs.
 type Regexp struct {
-	src string
-	re  *regexp2.Regexp
+	src   string
+	seq   []*node
+	flags int
+
+	once  sync.Once
+	re    *regexp2.Regexp
+	reErr error
 }
 
 // Compile compiles pattern with Python's rules. A pattern Python refuses
@@ -50,10 +58,10 @@ func Compile(pattern string) (*Regexp, error) {
 	if ok {
 		return c.re, c.err
 	}
-	re, err := compile(pattern)
+	re, err := parsePattern(pattern)
 	cache.Lock()
-	if len(cache.m) >= maxCache {
-		clear(cache.m)
+	if len(cache.m) >= maxCache || cache.m == nil {
+		cache.m = make(map[string]cached)
 	}
 	cache.m[pattern] = cached{re, err}
 	cache.Unlock()
@@ -69,12 +77,14 @@ type cached struct {
 	err error
 }
 
-var cache = struct {
+var cache struct {
 	sync.Mutex
 	m map[string]cached
-}{m: map[string]cached{}}
+}
 
-func compile(pattern string) (*Regexp, error) {
+// parsePattern checks pattern with Python's rules and keeps what the
+// program will be built from.
+func parsePattern(pattern string) (*Regexp, error) {
 	p, seq, err := parse(pattern)
 	if err != nil {
 		return nil, err
@@ -83,14 +93,36 @@ func compile(pattern string) (*Regexp, error) {
 	if flags&flagASCII == 0 {
 		flags |= flagUnicode
 	}
-	re, err := regexp2.Compile(emitPattern(seq, flags))
+	return &Regexp{src: pattern, seq: seq, flags: flags}, nil
+}
+
+// compile is Compile without the cache, building the program at once.
+func compile(pattern string) (*Regexp, error) {
+	r, err := parsePattern(pattern)
 	if err != nil {
-		// A translation regexp2 cannot read is our bug, not the user's;
-		// report it as such rather than pretend Python refused it.
-		return nil, &Error{Msg: "internal error translating the pattern: " + err.Error(), Pos: -1}
+		return nil, err
 	}
-	re.MatchTimeout = MatchTimeout
-	return &Regexp{src: pattern, re: re}, nil
+	if err := r.program(); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// program builds the regexp2 program once and reports whether it could.
+func (r *Regexp) program() error {
+	r.once.Do(func() {
+		re, err := regexp2.Compile(emitPattern(r.seq, r.flags))
+		if err != nil {
+			// A translation regexp2 cannot read is our bug, not the
+			// user's; report it as such rather than pretend Python
+			// refused it. FuzzCompile looks for it.
+			r.reErr = &Error{Msg: "internal error translating the pattern: " + err.Error(), Pos: -1}
+			return
+		}
+		re.MatchTimeout = MatchTimeout
+		r.re, r.seq = re, nil
+	})
+	return r.reErr
 }
 
 // String is the pattern as given.
@@ -100,6 +132,9 @@ func (r *Regexp) String() string { return r.src }
 // match is abandoned (timeout, or regexp2's backtracking stack limit) it
 // reports false with ErrTimeout.
 func (r *Regexp) FullMatch(s string) (bool, error) {
+	if err := r.program(); err != nil {
+		return false, err
+	}
 	for try := 0; ; try++ {
 		start := time.Now()
 		ok, err := r.re.MatchString(s)

@@ -33,7 +33,8 @@ type Checker struct {
 	db     *accounts
 	dbErr  error
 	mu     sync.Mutex
-	checks map[string]error
+	checks map[string]error // per folder or file of a chain
+	paths  map[string]error // per path given to Check
 }
 
 // User is a line of /etc/passwd that matters here.
@@ -72,6 +73,25 @@ func (p *Problem) Error() string { return p.Path + " " + p.Reason }
 // to be safe. Results are cached per path for the life of the Checker (one
 // invocation); the decision to run a hook asks again with a fresh Checker.
 func (c *Checker) Check(path string) error {
+	// Resolving symlinks costs a stat per component: hooks sharing a script
+	// (or a folder of scripts) must not pay it again for each hook.
+	c.mu.Lock()
+	err, done := c.paths[path]
+	c.mu.Unlock()
+	if done {
+		return err
+	}
+	err = c.check(path)
+	c.mu.Lock()
+	if c.paths == nil {
+		c.paths = map[string]error{}
+	}
+	c.paths[path] = err
+	c.mu.Unlock()
+	return err
+}
+
+func (c *Checker) check(path string) error {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return err

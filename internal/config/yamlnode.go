@@ -81,17 +81,40 @@ func Deref(n *yaml.Node) *yaml.Node {
 }
 
 var (
-	pyBool = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`^(?:y|Y|yes|Yes|YES|n|N|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF)$`)
-	})
 	pyInt = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`^(?:[-+]?0b[0-1_]+|[-+]?0[0-7_]+|[-+]?(?:0|[1-9][0-9_]*)|[-+]?0x[0-9a-fA-F_]+|[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+)$`)
 	})
 	pyFloat = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`^(?:[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+]?[0-9]+)?|\.[0-9][0-9_]*(?:[eE][-+]?[0-9]+)?|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$`)
 	})
-	pyNull = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?:~|null|Null|NULL|)$`) })
 )
+
+// PyYAML's resolvers for null and bool are word lists: a switch says the
+// same as the regular expressions `^(?:~|null|Null|NULL|)$` and
+// `^(?:y|Y|yes|Yes|YES|n|N|no|No|NO|true|...|off|Off|OFF)$`, without
+// running one for every scalar of a thousand-hook config.
+func isPyNull(s string) bool {
+	switch s {
+	case "~", "null", "Null", "NULL", "":
+		return true
+	}
+	return false
+}
+
+func isPyBool(s string) bool {
+	switch s {
+	case "y", "Y", "yes", "Yes", "YES", "n", "N", "no", "No", "NO", "true", "True", "TRUE",
+		"false", "False", "FALSE", "on", "On", "ON", "off", "Off", "OFF":
+		return true
+	}
+	return false
+}
+
+// mayBeNumber is false for a scalar neither pyInt nor pyFloat can match:
+// both need a sign, a digit or a dot first.
+func mayBeNumber(s string) bool {
+	return s != "" && strings.IndexByte("+-.0123456789", s[0]) >= 0
+}
 
 // Resolve returns what n means to the agent. A nil node is null.
 func Resolve(n *yaml.Node) Value {
@@ -114,13 +137,13 @@ func Resolve(n *yaml.Node) Value {
 		tag = n.Tag
 	case n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) != 0:
 		tag = "!!str"
-	case pyNull().MatchString(n.Value):
+	case isPyNull(n.Value):
 		tag = "!!null"
-	case pyBool().MatchString(n.Value):
+	case isPyBool(n.Value):
 		tag = "!!bool"
-	case pyInt().MatchString(n.Value):
+	case mayBeNumber(n.Value) && pyInt().MatchString(n.Value):
 		tag = "!!int"
-	case pyFloat().MatchString(n.Value):
+	case mayBeNumber(n.Value) && pyFloat().MatchString(n.Value):
 		tag = "!!float"
 	}
 	switch tag {

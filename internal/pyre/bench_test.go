@@ -23,3 +23,18 @@ func BenchmarkCompile(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkParse is what Compile costs now: Python's syntax check, with the
+// regexp2 program left for the first match.
+func BenchmarkParse(b *testing.B) {
+	for _, src := range []string{`terminal|patch|write_file`, `terminal_123|mcp__srv123__\w+`, `(?i)web_(search|fetch)`} {
+		b.Run(src, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := parsePattern(src); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -81,14 +81,14 @@ func (e *emitter) node(n *node, flags int) {
 			e.b.WriteString(`[^\n]`)
 		}
 	case opAt:
-		e.at(n.at, flags)
+		e.at(int(n.at), flags)
 	case opSubpattern:
 		if n.group != 0 {
 			e.b.WriteString("(")
 		} else {
 			e.b.WriteString("(?:")
 		}
-		e.seq(n.sub, combineFlags(flags, n.addFlags, n.delFlags))
+		e.seq(n.sub, combineFlags(flags, int(n.addFlags), int(n.delFlags)))
 		e.b.WriteString(")")
 	case opAtomic:
 		e.b.WriteString("(?>")

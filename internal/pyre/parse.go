@@ -69,7 +69,7 @@ func (e *Error) Error() string {
 }
 
 // opcode is a node kind of the parsed pattern (sre's opcodes).
-type opcode int
+type opcode uint8
 
 const (
 	opLiteral opcode = iota
@@ -117,26 +117,26 @@ type setItem struct {
 }
 
 type node struct {
-	op opcode
+	op     opcode
+	neg    bool // opIn: [^...]; opAssert: (?!...) / (?<!...)
+	behind bool
+	hasNo  bool
+	char   rune // opLiteral, opNotLiteral
 
-	char rune      // opLiteral, opNotLiteral
-	set  []setItem // opIn
-	neg  bool      // opIn: [^...]; opAssert: (?!...) / (?<!...)
-	at   int       // opAt
-
-	group    int // opSubpattern (0: none), opGroupRef, opGroupRefExists
-	addFlags int // opSubpattern
-	delFlags int // opSubpattern
+	// The rest is for the rarer nodes; kept small, since a pattern is
+	// mostly one opLiteral node per character.
+	at       int8  // opAt
+	kind     int8  // opRepeat
+	addFlags int16 // opSubpattern
+	delFlags int16 // opSubpattern
+	group    int   // opSubpattern (0: none), opGroupRef, opGroupRefExists
 
 	min, max int // opRepeat
-	kind     int // opRepeat
-	behind   bool
 
+	set  []setItem // opIn
 	sub  []*node   // opSubpattern, opAtomic, opRepeat, opAssert, opGroupRefExists (yes)
 	no   []*node   // opGroupRefExists; nil when absent
 	alts [][]*node // opBranch
-
-	hasNo bool
 }
 
 type width struct{ lo, hi uint64 }
@@ -517,7 +517,7 @@ func (p *parser) parseRepeat(this string, seq []*node) ([]*node, bool) {
 	} else if p.match("+") {
 		kind = possessive
 	}
-	seq[len(seq)-1] = &node{op: opRepeat, min: min, max: max, kind: kind, sub: []*node{item}}
+	seq[len(seq)-1] = &node{op: opRepeat, min: min, max: max, kind: int8(kind), sub: []*node{item}}
 	return seq, true
 }
 
@@ -637,7 +637,7 @@ func (p *parser) parseGroup(verbose bool, nested int, first, hasItems bool) (n *
 	if atomic {
 		return &node{op: opAtomic, sub: sub}, false
 	}
-	return &node{op: opSubpattern, group: group, addFlags: addFlags, delFlags: delFlags, sub: sub}, false
+	return &node{op: opSubpattern, group: group, addFlags: int16(addFlags), delFlags: int16(delFlags), sub: sub}, false
 }
 
 func (p *parser) parseConditional(verbose bool, nested, start int) *node {

@@ -221,8 +221,10 @@ func decode(data []byte, path string) (l *List, warnings []string, corrupt strin
 		return &List{}, nil, `not usable: "approvals" is ` + kind + ", not a list"
 	}
 	l.Approvals = make([]Entry, 0, len(items))
+	txt := newText(data)
+	parsed := make([]Entry, len(items))
 	for i, item := range items {
-		e, ok := entryFrom(item)
+		e, ok := entryFrom(item, txt, &parsed[i])
 		if !ok {
 			l.odd = append(l.odd, oddItem{at: len(l.Approvals), value: item})
 			warnings = append(warnings, fmt.Sprintf(

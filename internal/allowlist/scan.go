@@ -57,15 +57,23 @@ func skipSpace(raw []byte, i int) int {
 	return i
 }
 
-// stringEnd returns the index just past the string starting at raw[i].
+// stringEnd returns the index just past the string starting at raw[i]. A
+// quote ends the string unless an odd run of backslashes precedes it.
 func stringEnd(raw []byte, i int) int {
-	for i++; i < len(raw); i++ {
-		switch raw[i] {
-		case '\\':
-			i++
-		case '"':
-			return i + 1
+	for i++; i < len(raw); {
+		j := bytes.IndexByte(raw[i:], '"')
+		if j < 0 {
+			return len(raw)
 		}
+		q := i + j
+		n := 0
+		for k := q - 1; k >= i && raw[k] == '\\'; k-- {
+			n++
+		}
+		if n%2 == 0 {
+			return q + 1
+		}
+		i = q + 1
 	}
 	return len(raw)
 }

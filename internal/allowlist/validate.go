@@ -1,5 +1,7 @@
 package allowlist
 
+import "bytes"
+
 // A validating walk of JSON text: it accepts exactly what encoding/json's
 // Valid accepts (RFC 8259, nesting up to 10,000 levels) and, in the same
 // pass, hands the caller the members of the top-level object and the
@@ -122,38 +124,60 @@ func (v *validator) array(i int, element func(value []byte)) int {
 	}
 }
 
-// str validates the string literal at i (which is '"').
+// str validates the string literal at i (which is '"'). The common run of
+// plain characters is skipped with IndexByte (vectorised) and checked for
+// control characters in a tight loop.
 func (v *validator) str(i int) int {
 	d := v.data
-	for i++; i < len(d); i++ {
-		switch c := d[i]; {
-		case c == '"':
-			return i + 1
-		case c < 0x20:
+	i++
+	for {
+		j := bytes.IndexByte(d[i:], '"')
+		if j < 0 {
 			return -1
-		case c == '\\':
-			i++
-			if i >= len(d) {
+		}
+		seg := d[i : i+j]
+		k := bytes.IndexByte(seg, '\\')
+		if k < 0 {
+			if hasControl(seg) {
 				return -1
 			}
-			switch d[i] {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-			case 'u':
-				if i+4 >= len(d) {
+			return i + j + 1
+		}
+		// Plain up to the backslash, then one escape; the quote found may
+		// be an escaped one, so search again after the escape.
+		if hasControl(seg[:k]) {
+			return -1
+		}
+		i += k + 1
+		if i >= len(d) {
+			return -1
+		}
+		switch d[i] {
+		case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+			i++
+		case 'u':
+			if i+4 >= len(d) {
+				return -1
+			}
+			for _, h := range d[i+1 : i+5] {
+				if !isHex(h) {
 					return -1
 				}
-				for _, h := range d[i+1 : i+5] {
-					if !isHex(h) {
-						return -1
-					}
-				}
-				i += 4
-			default:
-				return -1
 			}
+			i += 5
+		default:
+			return -1
 		}
 	}
-	return -1
+}
+
+func hasControl(b []byte) bool {
+	for _, c := range b {
+		if c < 0x20 {
+			return true
+		}
+	}
+	return false
 }
 
 func isHex(c byte) bool { return c >= '0' && c <= '9' || c|0x20 >= 'a' && c|0x20 <= 'f' }

@@ -33,14 +33,16 @@ const falseTimeoutRetries = 5
 // entries), which patterns like (a|){99999999} reach at once.
 var ErrTimeout = errors.New("the pattern backtracks too much to match (over 500ms or regexp2's stack limit); treated as no match")
 
-// Regexp is a compiled Python pattern. Compile only parses it (which is
-// what decides whether Python accepts it); the regexp2 program, which
-// costs 40-180 µs to build, is built on the first match, so listing a
-// thousand hooks with distinct matchers does not build a thousand programs.
+// Regexp is a compiled Python pattern. Compile only checks it (which is
+// what decides whether Python accepts it: a glance for the usual simple
+// patterns, a parse for the rest); the regexp2 program, which costs
+// 40-180 µs to build, is built on the first match, so listing a thousand
+// hooks with distinct matchers does not build a thousand programs.
 type Regexp struct {
-	src   string
-	seq   []*node
-	flags int
+	src    string
+	parsed bool // seq and flags are set; else parse on the first match
+	seq    []*node
+	flags  int
 
 	once  sync.Once
 	re    *regexp2.Regexp
@@ -58,7 +60,13 @@ func Compile(pattern string) (*Regexp, error) {
 	if ok {
 		return c.re, c.err
 	}
-	re, err := parsePattern(pattern)
+	var re *Regexp
+	var err error
+	if simple(pattern) {
+		re = &Regexp{src: pattern}
+	} else {
+		re, err = parsePattern(pattern)
+	}
 	cache.Lock()
 	if len(cache.m) >= maxCache || cache.m == nil {
 		cache.m = make(map[string]cached)
@@ -93,7 +101,7 @@ func parsePattern(pattern string) (*Regexp, error) {
 	if flags&flagASCII == 0 {
 		flags |= flagUnicode
 	}
-	return &Regexp{src: pattern, seq: seq, flags: flags}, nil
+	return &Regexp{src: pattern, parsed: true, seq: seq, flags: flags}, nil
 }
 
 // compile is Compile without the cache, building the program at once.
@@ -111,6 +119,16 @@ func compile(pattern string) (*Regexp, error) {
 // program builds the regexp2 program once and reports whether it could.
 func (r *Regexp) program() error {
 	r.once.Do(func() {
+		if !r.parsed {
+			p, err := parsePattern(r.src)
+			if err != nil {
+				// simple let through a pattern Python refuses: our bug
+				// (FuzzSimple looks for it).
+				r.reErr = &Error{Msg: "internal error: a pattern taken as simple does not parse: " + err.Error(), Pos: -1}
+				return
+			}
+			r.seq, r.flags, r.parsed = p.seq, p.flags, true
+		}
 		re, err := regexp2.Compile(emitPattern(r.seq, r.flags))
 		if err != nil {
 			// A translation regexp2 cannot read is our bug, not the

@@ -115,3 +115,30 @@ func TestFullMatchTimesOut(t *testing.T) {
 		t.Errorf("took %v", d)
 	}
 }
+
+func TestSimple(t *testing.T) {
+	for _, tt := range []struct {
+		pattern string
+		want    bool
+	}{
+		{`terminal|patch|write_file`, true},
+		{`mcp__[\w-]+__create_\w+`, true},
+		{`web_(search|fetch)`, true},
+		{`read_.*`, true},
+		{`(?i)web_(search|fetch)`, false},
+		{`a|*`, false},
+		{`a**`, false},
+		{`a*?`, false},
+		{`[a-z]`, false},
+		{`[]a]`, false},
+		{`(a`, false},
+		{`a)`, false},
+		{`\p{L}`, false},
+		{`é`, false},
+		{`^a$`, false},
+	} {
+		if got := simple(tt.pattern); got != tt.want {
+			t.Errorf("simple(%q) = %v, want %v", tt.pattern, got, tt.want)
+		}
+	}
+}

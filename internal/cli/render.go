@@ -18,14 +18,76 @@ func writeJSON(w io.Writer, v any) error {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
 	if err := enc.Encode(v); err != nil {
 		return err
 	}
+	// Indented here rather than by SetIndent: encoding/json re-scans its
+	// output with its validating state machine to indent it, which was
+	// most of the time `list --json` spent writing 1,000 hooks.
+	out := indentJSON(make([]byte, 0, buf.Len()+buf.Len()/2), buf.Bytes())
 	// Values from hooks may hold NaN or Infinity, which the agent's JSON
 	// accepts and writes bare; encoding/json carried them as placeholders.
-	_, err := w.Write(pyjson.RestoreNonFinite(buf.Bytes()))
+	_, err := w.Write(pyjson.RestoreNonFinite(out))
 	return err
+}
+
+// indentJSON appends to dst the compact JSON src (encoding/json's output:
+// no space outside strings) indented as json.Indent(dst, src, "", "  ")
+// does, empty objects and lists staying "{}" and "[]".
+func indentJSON(dst, src []byte) []byte {
+	depth := 0
+	newline := func() {
+		dst = append(dst, '\n')
+		for i := 0; i < depth; i++ {
+			dst = append(dst, ' ', ' ')
+		}
+	}
+	for i := 0; i < len(src); i++ {
+		c := src[i]
+		switch c {
+		case '"':
+			end := i + 1
+			for end < len(src) {
+				j := bytes.IndexByte(src[end:], '"')
+				if j < 0 {
+					end = len(src)
+					break
+				}
+				end += j
+				n := 0
+				for k := end - 1; k > i && src[k] == '\\'; k-- {
+					n++
+				}
+				end++
+				if n%2 == 0 {
+					break
+				}
+			}
+			dst = append(dst, src[i:end]...)
+			i = end - 1
+		case '{', '[':
+			if i+1 < len(src) && (src[i+1] == '}' || src[i+1] == ']') {
+				dst = append(dst, c, src[i+1])
+				i++
+				continue
+			}
+			dst = append(dst, c)
+			depth++
+			newline()
+		case '}', ']':
+			depth--
+			newline()
+			dst = append(dst, c)
+		case ',':
+			dst = append(dst, c)
+			newline()
+		case ':':
+			dst = append(dst, ':', ' ')
+		default:
+			dst = append(dst, c)
+		}
+	}
+	return dst
 }
 
 // nullableString is "" → JSON null.

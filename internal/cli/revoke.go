@@ -51,7 +51,7 @@ func revokeRun(cmd *cobra.Command, opts *revokeOptions) error {
 	}
 	ios := opts.f.IO
 	removed := 0
-	store := allowlist.Open(loc.Home)
+	store := opts.f.Store(cmd, loc.Home)
 	warnings, err := store.Update(func(l *allowlist.List) error {
 		removed = l.Revoke(opts.Command)
 		if removed == 0 {

@@ -4,6 +4,8 @@
 package cli
 
 import (
+	"context"
+
 	"github.com/spf13/cobra"
 )
 
@@ -22,6 +24,11 @@ func NewRootCmd(f *Factory) *cobra.Command {
 			if noColor, _ := cmd.Flags().GetBool("no-color"); noColor {
 				f.IO.SetNoColor(true)
 			}
+			// A prompt must give way to Ctrl-C or SIGTERM sent from outside
+			// (survey's raw mode only sees the keys).
+			if p, ok := f.Prompter.(interface{ SetContext(context.Context) }); ok {
+				p.SetContext(cmd.Context())
+			}
 			return nil
 		},
 	}
@@ -39,6 +46,8 @@ func NewRootCmd(f *Factory) *cobra.Command {
 	pf.Bool("accept-hooks", false, "approve unseen shell hooks without asking (recorded in the allowlist)")
 	pf.Bool("no-color", false, "no colour in the output (also NO_COLOR)")
 	pf.Bool("verbose", false, "say more about what is done")
+	pf.Var(newSecondsValue(&f.LockTimeout, f.lockTimeoutDefault()), "lock-timeout",
+		"give up waiting for the allowlist lock after `DURATION` (seconds, or 30s, 1m)")
 	_ = f.Settings.BindPFlags(pf)
 
 	root.SetHelpTemplate(root.HelpTemplate() + "\n" + exitCodeTable + "\n")

@@ -1,0 +1,140 @@
+//go:build unix
+
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// SPEC §13 rule 12, the allowlist lock: a hermes waiting for the lock
+// another process holds says so, obeys SIGINT/SIGTERM (exit 130, nothing
+// written) and gives up after --lock-timeout (exit 1).
+
+const waitingMessage = "waiting for the allowlist lock (held by another hermes or the agent)…"
+
+// lockedHome is a home with one approval, whose allowlist lock the test
+// holds (as the agent or another hermes would) until it ends.
+func lockedHome(t *testing.T) (home string, allowlistBefore []byte) {
+	t.Helper()
+	home = newHome(t, oneHookConfig, map[string]string{"hook.sh": firingHook})
+	runOffTerminal(t, home, "hooks", "accept", "--all", "--yes")
+	path := filepath.Join(home, ".hermes", "shell-hooks-allowlist.json")
+	before, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.OpenFile(path+".lock", os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		t.Fatal(err)
+	}
+	return home, before
+}
+
+// startHermes starts hermes off a terminal with stderr on a pipe.
+func startHermes(t *testing.T, home string, args ...string) (*exec.Cmd, *bufio.Reader) {
+	t.Helper()
+	bin, err := exec.LookPath("hermes")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, args...)
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "HERMES_HOME=" + filepath.Join(home, ".hermes"), "NO_COLOR=1"}
+	cmd.Dir = home
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	return cmd, bufio.NewReader(stderr)
+}
+
+func exitCode(t *testing.T, err error) int {
+	t.Helper()
+	var exit *exec.ExitError
+	switch {
+	case err == nil:
+		return 0
+	case errors.As(err, &exit):
+		return exit.ExitCode()
+	}
+	t.Fatal(err)
+	return -1
+}
+
+func TestLockWaitObeysSignals(t *testing.T) {
+	t.Parallel()
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		t.Run(sig.String(), func(t *testing.T) {
+			t.Parallel()
+			home, before := lockedHome(t)
+			cmd, stderr := startHermes(t, home, "hooks", "revoke", "~/.hermes/hook.sh")
+			line, err := stderr.ReadString('\n') // the wait is announced
+			if err != nil || strings.TrimSpace(line) != waitingMessage {
+				t.Fatalf("first stderr line %q (%v), want %q", line, err, waitingMessage)
+			}
+			if err := cmd.Process.Signal(sig); err != nil {
+				t.Fatal(err)
+			}
+			rest, _ := stderr.ReadString(0)
+			if code := exitCode(t, cmd.Wait()); code != 130 {
+				t.Errorf("exit %d after %s, want 130; stderr: %s", code, sig, rest)
+			}
+			if !strings.Contains(rest, "interrupted") {
+				t.Errorf("stderr after %s: %q, want it to say interrupted", sig, rest)
+			}
+			after, err := os.ReadFile(filepath.Join(home, ".hermes", "shell-hooks-allowlist.json"))
+			if err != nil || !bytes.Equal(after, before) {
+				t.Errorf("the allowlist changed after %s (%v):\n%s", sig, err, after)
+			}
+		})
+	}
+}
+
+func TestLockWaitTimesOut(t *testing.T) {
+	t.Parallel()
+	for _, flag := range []string{"1", "1s", "0.5"} {
+		t.Run(flag, func(t *testing.T) {
+			t.Parallel()
+			home, before := lockedHome(t)
+			cmd, stderr := startHermes(t, home, "--lock-timeout", flag, "hooks", "revoke", "~/.hermes/hook.sh")
+			out, _ := stderr.ReadString(0)
+			if code := exitCode(t, cmd.Wait()); code != 1 {
+				t.Errorf("exit %d, want 1; stderr: %s", code, out)
+			}
+			if !strings.Contains(out, "gave up waiting for the allowlist lock") || !strings.Contains(out, "--lock-timeout") {
+				t.Errorf("stderr %q does not say it gave up and how to wait longer", out)
+			}
+			after, _ := os.ReadFile(filepath.Join(home, ".hermes", "shell-hooks-allowlist.json"))
+			if !bytes.Equal(after, before) {
+				t.Errorf("the allowlist changed after the timeout:\n%s", after)
+			}
+		})
+	}
+}
+
+func TestLockTimeoutFlagRefusesNonsense(t *testing.T) {
+	t.Parallel()
+	home := newHome(t, oneHookConfig, nil)
+	for _, v := range []string{"0", "-1", "soon"} {
+		cmd, stderr := startHermes(t, home, "--lock-timeout", v, "hooks", "revoke", "x")
+		out, _ := stderr.ReadString(0)
+		if code := exitCode(t, cmd.Wait()); code != 2 {
+			t.Errorf("--lock-timeout %s: exit %d, want 2; stderr: %s", v, code, out)
+		}
+	}
+}

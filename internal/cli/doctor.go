@@ -75,6 +75,9 @@ func doctorRun(cmd *cobra.Command, opts *doctorOptions) error {
 	diags := e.Diagnostics()
 	python := ""
 	var pyErr error
+	if err := e.GatewayError(); err != nil {
+		return err
+	}
 	if len(e.GatewayHooks()) > 0 {
 		python, pyErr = gateway.FindPython(opts.Python, opts.f.Env)
 	}

@@ -63,6 +63,7 @@ func HandleError(io *iostreams.IOStreams, err error) int {
 	var syntax *config.SyntaxError
 	var profile *config.ProfileError
 	var missingConfig *config.ConfigNotFoundError
+	var fileErr *config.FileError
 	switch {
 	case errors.As(err, &exitErr):
 		return exitErr.Code
@@ -75,7 +76,8 @@ func HandleError(io *iostreams.IOStreams, err error) int {
 		fmt.Fprintf(io.ErrOut, "%s %s\n", cs.FailureIcon(), err)
 		fmt.Fprintln(io.ErrOut, "Run 'hermes --help' for usage.")
 		return ExitUsage
-	case errors.As(err, &syntax), errors.As(err, &profile), errors.As(err, &missingConfig):
+	case errors.As(err, &syntax), errors.As(err, &profile), errors.As(err, &missingConfig),
+		errors.As(err, &fileErr):
 		fmt.Fprintf(io.ErrOut, "%s %s\n", cs.FailureIcon(), err)
 		return ExitUsage
 	}

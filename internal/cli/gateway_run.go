@@ -103,6 +103,9 @@ func gatewayTestRun(cmd *cobra.Command, f *Factory, e *hooks.Engine, event strin
 		fmt.Fprintf(ios.ErrOut, "%s gateway hook %s (%s) subscribes to %s but is not loaded: %s\n",
 			ios.ErrColors().WarningIcon(), h.Name, h.Dir, event, strings.Join(h.Problems, "; "))
 	}
+	if err := e.GatewayError(); err != nil {
+		return err
+	}
 	matched := gateway.Match(e.GatewayHooks(), event)
 	if p.DryRun {
 		return renderGatewayDryRun(f, e, event, ctxObj, matched, p.Output)

@@ -92,6 +92,9 @@ func listRun(cmd *cobra.Command, opts *listOptions) error {
 	}
 	shellHooks := s.ShellHooks(list)
 	gw := s.GatewayHooks()
+	if err := s.GatewayError(); err != nil {
+		return err
+	}
 	ios := opts.f.IO
 	// HOOK.yaml problems belong with the config's: on stderr and in
 	// diagnostics, besides each gateway hook's own problems.

@@ -1,17 +1,18 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/hermes-hooks/hermes/internal/config"
 	"github.com/hermes-hooks/hermes/internal/hooks"
-
 	"github.com/hermes-hooks/hermes/internal/pyjson"
+	"github.com/hermes-hooks/hermes/internal/regfile"
 )
 
 // payloadFlags are the flags test and run-event share.
@@ -78,7 +79,12 @@ func (p *payloadFlags) read(stdin io.Reader) (*pyjson.Object, []string, error) {
 		}
 		data, source = b, "stdin"
 	case p.File != "":
-		b, err := os.ReadFile(p.File)
+		b, err := regfile.ReadFile(p.File)
+		var nr *regfile.NotRegularError
+		if errors.As(err, &nr) {
+			return nil, nil, &config.FileError{What: "payload file", Path: p.File,
+				Err: fmt.Errorf("it is %s, not a regular file; nothing was run", nr.Kind)}
+		}
 		if err != nil {
 			return nil, nil, usageErrorf("payload file %s cannot be read: %v", p.File, err)
 		}

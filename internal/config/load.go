@@ -5,12 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"regexp"
 	"strconv"
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/hermes-hooks/hermes/internal/regfile"
 )
 
 // Settings are the config keys this tool reads besides the hooks block.
@@ -68,7 +69,11 @@ func Load(path string, env Env) (*File, error) {
 	if path == "" {
 		return f, nil
 	}
-	data, err := os.ReadFile(path)
+	data, err := regfile.ReadFile(path)
+	var nr *regfile.NotRegularError
+	if errors.As(err, &nr) { // replaced since Locate looked
+		return nil, &FileError{What: "config file", Path: path, Err: errors.New("it is " + nr.Kind + ", not a regular file")}
+	}
 	if err != nil {
 		return nil, fmt.Errorf("reading config file: %w", err)
 	}

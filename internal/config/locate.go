@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/hermes-hooks/hermes/internal/regfile"
 )
 
 // Env looks up an environment variable: os.LookupEnv in production, a map
@@ -77,6 +79,29 @@ func (e *ConfigNotFoundError) Error() string {
 
 func (e *ConfigNotFoundError) Unwrap() error { return e.Err }
 
+// FileError says an input file exists but cannot be used: a config, a
+// HOOK.yaml or a payload file that is a FIFO, a socket, a device or a
+// directory (SPEC §13 rule 13). The CLI maps it to exit code 2.
+type FileError struct {
+	What string // "config file", "HOOK.yaml", "payload file"
+	Path string
+	Err  error
+}
+
+func (e *FileError) Error() string {
+	return fmt.Sprintf("%s %s cannot be used: %v", e.What, e.Path, e.Err)
+}
+
+func (e *FileError) Unwrap() error { return e.Err }
+
+// notRegular is a FileError when fi is not a regular file, else nil.
+func notRegular(what, path string, fi fs.FileInfo) error {
+	if fi.Mode().IsRegular() {
+		return nil
+	}
+	return &FileError{What: what, Path: path, Err: errors.New("it is " + regfile.Kind(fi.Mode()) + ", not a regular file")}
+}
+
 // Locate resolves the root, the profile, HERMES_HOME and the config file
 // (SPEC §1). It only reads the file system.
 func Locate(r Request) (*Location, error) {
@@ -127,7 +152,7 @@ func Locate(r Request) (*Location, error) {
 // activeProfile reads <root>/active_profile; "" means the root itself.
 func activeProfile(root string) (name, source string, err error) {
 	path := filepath.Join(root, "active_profile")
-	data, err := os.ReadFile(path)
+	data, err := regfile.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", "", nil
 	}
@@ -156,8 +181,8 @@ func (loc *Location) findConfig(r Request) error {
 		path := expandTilde(r.ConfigFlag, r.UserHome)
 		loc.Searched = []string{path}
 		fi, err := os.Stat(path)
-		if err == nil && fi.IsDir() {
-			err = errors.New("it is a directory")
+		if err == nil && !fi.Mode().IsRegular() {
+			err = errors.New("it is " + regfile.Kind(fi.Mode()) + ", not a regular file")
 		}
 		if err != nil {
 			return &ConfigNotFoundError{Path: path, Err: err}
@@ -170,10 +195,15 @@ func (loc *Location) findConfig(r Request) error {
 		loc.Searched = append(loc.Searched, path)
 		fi, err := os.Stat(path)
 		switch {
-		case errors.Is(err, fs.ErrNotExist) || (err == nil && fi.IsDir()):
+		case errors.Is(err, fs.ErrNotExist):
 			continue
 		case err != nil:
 			return fmt.Errorf("checking config file %s: %w", path, err)
+		}
+		// A directory or a FIFO where the config should be is a mistake to
+		// report, not "no config": the agent would not read it either.
+		if err := notRegular("config file", path, fi); err != nil {
+			return err
 		}
 		loc.ConfigPath = path
 		return nil

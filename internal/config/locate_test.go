@@ -57,10 +57,12 @@ func TestLocate(t *testing.T) {
 			files: []string{"U/.hermes/cli-config.yaml"},
 			want: Location{Root: "U/.hermes", Home: "U/.hermes", Profile: "default", ConfigPath: "U/.hermes/cli-config.yaml",
 				Searched: []string{"U/.hermes/config.yaml", "U/.hermes/cli-config.yaml"}}},
-		{name: "a folder named config.yaml is not a config file",
-			files: []string{"U/.hermes/config.yaml/", "U/.hermes/cli-config.yaml"},
-			want: Location{Root: "U/.hermes", Home: "U/.hermes", Profile: "default", ConfigPath: "U/.hermes/cli-config.yaml",
-				Searched: []string{"U/.hermes/config.yaml", "U/.hermes/cli-config.yaml"}}},
+		// SPEC §13 rule 13: an error, not a silent fall-through to the
+		// next candidate (or to "none found").
+		{name: "a folder named config.yaml is an error",
+			files:   []string{"U/.hermes/config.yaml/", "U/.hermes/cli-config.yaml"},
+			wantErr: "config file U/.hermes/config.yaml cannot be used: it is a directory, not a regular file",
+			errType: &FileError{}},
 		{name: "--home wins over HERMES_HOME",
 			files: []string{"E/h/config.yaml"},
 			req:   Request{HomeFlag: "E/h"}, env: map[string]string{"HERMES_HOME": "U/other"},

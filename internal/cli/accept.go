@@ -151,7 +151,7 @@ func acceptRun(cmd *cobra.Command, opts *acceptOptions) error {
 		case interactive:
 			fmt.Fprintln(ios.Out, "Nothing approved.")
 		case opts.Event != "":
-			fmt.Fprintf(ios.Out, "Nothing to approve: every shell hook of %s is approved and unchanged.\n", opts.Event)
+			fmt.Fprintf(ios.Out, "Nothing to approve: every shell hook of %s is approved and unchanged.\n", esc(opts.Event))
 		default:
 			fmt.Fprintln(ios.Out, "Nothing to approve: every configured shell hook is approved and unchanged.")
 		}
@@ -176,7 +176,7 @@ func acceptRun(cmd *cobra.Command, opts *acceptOptions) error {
 		}
 		w := ios.PromptOut()
 		for _, h := range chosen {
-			fmt.Fprintf(w, "  %s  %s  (script: %s)\n", h.Event, h.Command, orNone(h.Script))
+			fmt.Fprintf(w, "  %s  %s  (script: %s)\n", esc(h.Event), esc(h.Command), esc(orNone(h.Script)))
 			if h.Approved && h.Drift == allowlist.DriftModified {
 				fmt.Fprint(w, scriptDiff(opts.f, s, h))
 			}
@@ -214,9 +214,9 @@ func acceptRun(cmd *cobra.Command, opts *acceptOptions) error {
 		if e.ScriptSHA256 != "" {
 			hash = "sha256 " + e.ScriptSHA256[:12] + "…"
 		}
-		fmt.Fprintf(ios.Out, "%s approved  %s  %s  (%s)\n", cs.SuccessIcon(), e.Event, e.Command, hash)
+		fmt.Fprintf(ios.Out, "%s approved  %s  %s  (%s)\n", cs.SuccessIcon(), esc(e.Event), esc(e.Command), hash)
 	}
-	fmt.Fprintf(ios.Out, "Allowlist: %s\n", s.Store.Path)
+	fmt.Fprintf(ios.Out, "Allowlist: %s\n", esc(s.Store.Path))
 	return nil
 }
 

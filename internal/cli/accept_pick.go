@@ -20,15 +20,15 @@ func pickPending(f *Factory, s *hooks.Setup, pend []hooks.ShellHook) ([]hooks.Sh
 		if h.Approved {
 			state = "modified since approval"
 		}
-		options[i] = fmt.Sprintf("%s  %s  [%s]", h.Event, h.Command, state)
+		options[i] = fmt.Sprintf("%s  %s  [%s]", esc(h.Event), esc(h.Command), state)
 	}
-	describe := func(i int) string { return "script: " + orNone(pend[i].Script) }
+	describe := func(i int) string { return "script: " + esc(orNone(pend[i].Script)) }
 	w := f.IO.PromptOut()
 	fmt.Fprintln(w, "Commands run with your full user credentials. Only approve commands you trust.")
 	for _, h := range pend {
 		if h.Approved {
 			if d := scriptDiff(f, s, h); d != "" {
-				fmt.Fprintf(w, "\n%s (%s) changed since approval:\n%s\n", h.Command, h.Event, d)
+				fmt.Fprintf(w, "\n%s (%s) changed since approval:\n%s\n", esc(h.Command), esc(h.Event), d)
 			}
 		}
 	}

@@ -103,11 +103,11 @@ func diffRun(cmd *cobra.Command, opts *diffOptions) error {
 		fmt.Fprintln(ios.Out)
 		switch out.Status {
 		case "cannot_compare":
-			fmt.Fprintf(ios.ErrOut, "Cannot compare: %s\n", derr)
+			fmt.Fprintf(ios.ErrOut, "Cannot compare: %s\n", esc(derr.Error()))
 		case "changed":
 			fmt.Fprint(ios.Out, colorDiff(ios.Colors(), d.Unified))
 		default:
-			fmt.Fprintf(ios.Out, "No change: %s is as approved (sha256 %s).\n", h.Script, d.NewSHA)
+			fmt.Fprintf(ios.Out, "No change: %s is as approved (sha256 %s).\n", esc(h.Script), d.NewSHA)
 		}
 	}
 	if out.Status == "unchanged" {
@@ -116,8 +116,11 @@ func diffRun(cmd *cobra.Command, opts *diffOptions) error {
 	return &ExitError{Code: ExitFailed}
 }
 
-// colorDiff colours a unified diff's lines at a terminal.
+// colorDiff escapes a unified diff's lines (a carriage return and an
+// erase-line sequence in an added line must not hide it) and colours them
+// at a terminal.
 func colorDiff(cs iostreams.Palette, diff string) string {
+	diff = escText(diff)
 	if !cs.Enabled() {
 		return diff
 	}
@@ -141,7 +144,7 @@ func colorDiff(cs iostreams.Palette, diff string) string {
 func scriptDiff(f *Factory, s *hooks.Setup, h hooks.ShellHook) string {
 	d, err := s.DiffScript(h)
 	if err != nil {
-		return "  (" + err.Error() + ")\n"
+		return "  (" + esc(err.Error()) + ")\n"
 	}
 	if !d.Changed {
 		return ""

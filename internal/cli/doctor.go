@@ -108,7 +108,7 @@ func doctorRun(cmd *cobra.Command, opts *doctorOptions) error {
 		if len(diags) > 0 {
 			fmt.Fprintf(w, "\n%s\n", cs.Bold("Config"))
 			for _, d := range diags {
-				fmt.Fprintf(w, "  %s %s\n", cs.FailureIcon(), d)
+				fmt.Fprintf(w, "  %s %s\n", cs.FailureIcon(), esc(d.String()))
 			}
 		}
 		if len(reports) == 0 {
@@ -116,12 +116,12 @@ func doctorRun(cmd *cobra.Command, opts *doctorOptions) error {
 		}
 		for _, r := range reports {
 			if r.Kind == "shell" {
-				fmt.Fprintf(w, "\n%s  %s\n", cs.Cyan(r.Event), cs.Bold(r.Command))
+				fmt.Fprintf(w, "\n%s  %s\n", cs.Cyan(esc(r.Event)), cs.Bold(esc(r.Command)))
 			} else {
-				fmt.Fprintf(w, "\n%s  %s\n", cs.Cyan("gateway"), cs.Bold(r.Name))
+				fmt.Fprintf(w, "\n%s  %s\n", cs.Cyan("gateway"), cs.Bold(esc(r.Name)))
 			}
 			for _, c := range r.Checks {
-				fmt.Fprintf(w, "  %s %s\n", checkIcon(ios.Colors(), c.Status), c.Message)
+				fmt.Fprintf(w, "  %s %s\n", checkIcon(ios.Colors(), c.Status), escText(c.Message))
 			}
 		}
 		fmt.Fprintln(w)

@@ -94,7 +94,7 @@ func eventsRun(cmd *cobra.Command, opts *eventsOptions) error {
 		if e.Extra {
 			tags = append(tags, "from hooks_extra_events")
 		}
-		name := cs.Cyan(e.Name)
+		name := cs.Cyan(esc(e.Name)) // hooks_extra_events come from the config
 		if len(tags) > 0 {
 			name += " (" + strings.Join(tags, "; ") + ")"
 		}

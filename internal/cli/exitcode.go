@@ -73,15 +73,15 @@ func HandleError(io *iostreams.IOStreams, err error) int {
 		fmt.Fprintln(io.ErrOut, "interrupted")
 		return ExitInterrupted
 	case errors.As(err, &usage), isCobraUsage(err):
-		fmt.Fprintf(io.ErrOut, "%s %s\n", cs.FailureIcon(), err)
+		fmt.Fprintf(io.ErrOut, "%s %s\n", cs.FailureIcon(), escText(err.Error()))
 		fmt.Fprintln(io.ErrOut, "Run 'hermes --help' for usage.")
 		return ExitUsage
 	case errors.As(err, &syntax), errors.As(err, &profile), errors.As(err, &missingConfig),
 		errors.As(err, &fileErr):
-		fmt.Fprintf(io.ErrOut, "%s %s\n", cs.FailureIcon(), err)
+		fmt.Fprintf(io.ErrOut, "%s %s\n", cs.FailureIcon(), escText(err.Error()))
 		return ExitUsage
 	}
-	fmt.Fprintf(io.ErrOut, "%s %s\n", cs.FailureIcon(), err)
+	fmt.Fprintf(io.ErrOut, "%s %s\n", cs.FailureIcon(), escText(err.Error()))
 	return ExitFailed
 }
 

@@ -93,7 +93,7 @@ func gatewayTestRun(cmd *cobra.Command, f *Factory, e *hooks.Engine, event strin
 	}
 	ios := f.IO
 	if p.ForTool != "" {
-		fmt.Fprintf(ios.ErrOut, "%s --for-tool is ignored: %s is a gateway event, not a tool event\n", ios.ErrColors().WarningIcon(), event)
+		fmt.Fprintf(ios.ErrOut, "%s --for-tool is ignored: %s is a gateway event, not a tool event\n", ios.ErrColors().WarningIcon(), esc(event))
 	}
 	ctxObj := hooks.GatewayContext(ge, given)
 	if real {
@@ -101,7 +101,7 @@ func gatewayTestRun(cmd *cobra.Command, f *Factory, e *hooks.Engine, event strin
 	}
 	for _, h := range e.GatewayNotLoaded(event) {
 		fmt.Fprintf(ios.ErrOut, "%s gateway hook %s (%s) subscribes to %s but is not loaded: %s\n",
-			ios.ErrColors().WarningIcon(), h.Name, h.Dir, event, strings.Join(h.Problems, "; "))
+			ios.ErrColors().WarningIcon(), esc(h.Name), esc(h.Dir), esc(event), esc(strings.Join(h.Problems, "; ")))
 	}
 	if err := e.GatewayError(); err != nil {
 		return err
@@ -122,7 +122,7 @@ func gatewayTestRun(cmd *cobra.Command, f *Factory, e *hooks.Engine, event strin
 	if needsPython(matched) {
 		python, pyErr = gateway.FindPython(p.Python, f.Env)
 		if pyErr != nil {
-			fmt.Fprintf(ios.ErrOut, "%s %s\n", ios.ErrColors().WarningIcon(), pyErr)
+			fmt.Fprintf(ios.ErrOut, "%s %s\n", ios.ErrColors().WarningIcon(), esc(pyErr.Error()))
 		}
 	}
 	g, err := e.FireGateway(cmd.Context(), event, ctxObj, python, pyErr, p.Timeout, real)
@@ -199,7 +199,7 @@ func renderGateway(f *Factory, e *hooks.Engine, g *hooks.GatewayFiring, p *paylo
 	cs := ios.Colors()
 	printLocation(w, e.Loc)
 	if len(g.Hooks) == 0 {
-		fmt.Fprintf(w, "\nNo gateway hooks subscribed to event: %s (looked in %s)\n", g.Event, e.GatewayDir())
+		fmt.Fprintf(w, "\nNo gateway hooks subscribed to event: %s (looked in %s)\n", esc(g.Event), esc(e.GatewayDir()))
 		return nil
 	}
 	fired := 0
@@ -208,30 +208,30 @@ func renderGateway(f *Factory, e *hooks.Engine, g *hooks.GatewayFiring, p *paylo
 			fired++
 		}
 	}
-	fmt.Fprintf(w, "\nFiring %d gateway hook(s) for event '%s':\n", fired, g.Event)
+	fmt.Fprintf(w, "\nFiring %d gateway hook(s) for event '%s':\n", fired, esc(g.Event))
 	for _, en := range entries {
 		res := en.res
 		switch {
 		case en.status == statusSkipped:
-			fmt.Fprintf(w, "\n  %s %s  skipped (%s)\n", cs.Gray("-"), cs.Bold(en.name), en.skipReason)
+			fmt.Fprintf(w, "\n  %s %s  skipped (%s)\n", cs.Gray("-"), cs.Bold(esc(en.name)), esc(en.skipReason))
 			if res.Error != "" {
-				fmt.Fprintf(w, "%s\n", indent(res.Error, "    "))
+				fmt.Fprintf(w, "%s\n", indent(escText(res.Error), "    "))
 			}
 			continue
 		case res.Error != "":
-			fmt.Fprintf(w, "\n  %s %s  %s (%.3fs)\n%s\n", cs.FailureIcon(), cs.Bold(en.name), res.Status, res.ElapsedSeconds,
-				indent(cut(res.Error, 2000), "    "))
+			fmt.Fprintf(w, "\n  %s %s  %s (%.3fs)\n%s\n", cs.FailureIcon(), cs.Bold(esc(en.name)), esc(res.Status), res.ElapsedSeconds,
+				indent(escText(cut(res.Error, 2000)), "    "))
 		default:
-			fmt.Fprintf(w, "\n  %s %s  ok (%.3fs)\n    result: %s\n", cs.SuccessIcon(), cs.Bold(en.name), res.ElapsedSeconds, res.Result)
+			fmt.Fprintf(w, "\n  %s %s  ok (%.3fs)\n    result: %s\n", cs.SuccessIcon(), cs.Bold(esc(en.name)), res.ElapsedSeconds, esc(string(res.Result)))
 			if res.Repr {
 				fmt.Fprintln(w, "    (not JSON-serialisable: its repr())")
 			}
 		}
 		if res.Stdout != "" {
-			fmt.Fprintf(w, "    stdout:\n%s\n", indent(cut(res.Stdout, 400), "      "))
+			fmt.Fprintf(w, "    stdout:\n%s\n", indent(escText(cut(res.Stdout, 400)), "      "))
 		}
 		if res.Stderr != "" {
-			fmt.Fprintf(w, "    stderr:\n%s\n", indent(cut(res.Stderr, 400), "      "))
+			fmt.Fprintf(w, "    stderr:\n%s\n", indent(escText(cut(res.Stderr, 400)), "      "))
 		}
 	}
 	return nil
@@ -250,13 +250,13 @@ func renderGatewayDryRun(f *Factory, e *hooks.Engine, event string, ctxObj *pyjs
 	w := ios.Out
 	printLocation(w, e.Loc)
 	if len(matched) == 0 {
-		fmt.Fprintf(w, "\nNo gateway hooks subscribed to event: %s (looked in %s)\n", event, e.GatewayDir())
+		fmt.Fprintf(w, "\nNo gateway hooks subscribed to event: %s (looked in %s)\n", esc(event), esc(e.GatewayDir()))
 	} else {
-		fmt.Fprintf(w, "\nWould fire %d gateway hook(s) for event '%s' (dry run: nothing runs):\n", len(matched), event)
+		fmt.Fprintf(w, "\nWould fire %d gateway hook(s) for event '%s' (dry run: nothing runs):\n", len(matched), esc(event))
 		for _, h := range matched {
-			fmt.Fprintf(w, "  %s  %s\n", h.Name, h.HandlerPath())
+			fmt.Fprintf(w, "  %s  %s\n", esc(h.Name), esc(h.HandlerPath()))
 		}
 	}
-	fmt.Fprintf(w, "\ncontext:\n%s\n", ctxObj)
+	fmt.Fprintf(w, "\ncontext:\n%s\n", esc(fmt.Sprint(ctxObj)))
 	return nil
 }

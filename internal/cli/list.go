@@ -150,14 +150,14 @@ func matcherSource(m *hooks.Matcher) *string {
 
 // printLocation names the HERMES_HOME and config file a command used.
 func printLocation(w io.Writer, loc *config.Location) {
-	fmt.Fprintf(w, "HERMES_HOME: %s\n", loc.Home)
+	fmt.Fprintf(w, "HERMES_HOME: %s\n", esc(loc.Home))
 	if loc.Profile != config.DefaultProfile {
-		fmt.Fprintf(w, "Profile: %s\n", loc.Profile)
+		fmt.Fprintf(w, "Profile: %s\n", esc(loc.Profile))
 	}
 	if loc.ConfigPath != "" {
-		fmt.Fprintf(w, "Config: %s\n", loc.ConfigPath)
+		fmt.Fprintf(w, "Config: %s\n", esc(loc.ConfigPath))
 	} else {
-		fmt.Fprintf(w, "Config: none found (looked at %s)\n", strings.Join(loc.Searched, ", "))
+		fmt.Fprintf(w, "Config: none found (looked at %s)\n", esc(strings.Join(loc.Searched, ", ")))
 	}
 }
 
@@ -177,7 +177,7 @@ func renderShellHooks(w io.Writer, cs iostreams.Palette, shellHooks []hooks.Shel
 	}
 	sort.Strings(events)
 	for _, ev := range events {
-		fmt.Fprintf(w, "\n  %s\n", cs.Cyan(ev))
+		fmt.Fprintf(w, "\n  %s\n", cs.Cyan(esc(ev)))
 		for _, h := range byEvent[ev] {
 			renderShellHook(w, cs, h)
 		}
@@ -192,10 +192,10 @@ func renderShellHook(w io.Writer, cs iostreams.Palette, h hooks.ShellHook) {
 	case h.Approved:
 		state = cs.SuccessIcon() + " allowed"
 	}
-	fmt.Fprintf(w, "    %s  %s\n", state, h.Command)
+	fmt.Fprintf(w, "    %s  %s\n", state, esc(h.Command))
 	var attrs []string
 	if h.Matcher != nil {
-		attrs = append(attrs, "matcher: "+h.Matcher.Source)
+		attrs = append(attrs, "matcher: "+esc(h.Matcher.Source))
 	}
 	attrs = append(attrs, fmt.Sprintf("timeout: %ds", h.Timeout))
 	if h.FailClosed {
@@ -204,19 +204,21 @@ func renderShellHook(w io.Writer, cs iostreams.Palette, h hooks.ShellHook) {
 	fmt.Fprintf(w, "        %s\n", strings.Join(attrs, "  "))
 	switch {
 	case h.ParseErr != nil:
-		fmt.Fprintf(w, "        %s %s\n", cs.FailureIcon(), h.ParseErr)
+		fmt.Fprintf(w, "        %s %s\n", cs.FailureIcon(), esc(h.ParseErr.Error()))
 	case h.ExecErr != nil:
-		fmt.Fprintf(w, "        script: %s  %s %s\n", h.Script, cs.FailureIcon(), h.ExecErr)
+		fmt.Fprintf(w, "        script: %s  %s %s\n", esc(h.Script), cs.FailureIcon(), esc(h.ExecErr.Error()))
 	default:
-		fmt.Fprintf(w, "        script: %s\n", h.Script)
+		fmt.Fprintf(w, "        script: %s\n", esc(h.Script))
 	}
 	if h.Approved {
 		via := ""
 		if h.Approval.ApprovedVia != "" {
 			via = " (via " + h.Approval.ApprovedVia + ")"
 		}
-		fmt.Fprintf(w, "        approved_at: %s%s\n", h.Approval.ApprovedAt, via)
-		fmt.Fprintf(w, "        drift: %s%s\n", h.Drift, driftNote(h))
+		// Both come from the allowlist file, which anyone with write
+		// access to it (or the agent) may have filled.
+		fmt.Fprintf(w, "        approved_at: %s%s\n", esc(h.Approval.ApprovedAt), esc(via))
+		fmt.Fprintf(w, "        drift: %s%s\n", h.Drift, esc(driftNote(h)))
 	}
 }
 
@@ -238,7 +240,7 @@ func driftNote(h hooks.ShellHook) string {
 }
 
 func renderGatewayHooks(w io.Writer, cs iostreams.Palette, s *hooks.Setup, gw []gateway.Hook) {
-	fmt.Fprintf(w, "\n%s (%s)\n", cs.Bold("Gateway hooks"), s.GatewayDir())
+	fmt.Fprintf(w, "\n%s (%s)\n", cs.Bold("Gateway hooks"), esc(s.GatewayDir()))
 	if len(gw) == 0 {
 		fmt.Fprintln(w, "  No gateway hooks.")
 		return
@@ -251,19 +253,19 @@ func renderGatewayHooks(w io.Writer, cs iostreams.Palette, s *hooks.Setup, gw []
 		case !g.Loaded:
 			state = cs.FailureIcon() + " not loaded"
 		}
-		fmt.Fprintf(w, "\n  %s  %s\n", state, cs.Cyan(g.Name))
-		fmt.Fprintf(w, "        folder: %s\n", g.Dir)
+		fmt.Fprintf(w, "\n  %s  %s\n", state, cs.Cyan(esc(g.Name)))
+		fmt.Fprintf(w, "        folder: %s\n", esc(g.Dir))
 		if len(g.Events) > 0 {
-			fmt.Fprintf(w, "        events: %s\n", strings.Join(g.Events, ", "))
+			fmt.Fprintf(w, "        events: %s\n", esc(strings.Join(g.Events, ", ")))
 		}
 		if g.Handler != "" {
-			fmt.Fprintf(w, "        handler: %s\n", g.Handler)
+			fmt.Fprintf(w, "        handler: %s\n", esc(g.Handler))
 		}
 		for _, p := range g.Problems {
-			fmt.Fprintf(w, "        %s %s\n", cs.FailureIcon(), p)
+			fmt.Fprintf(w, "        %s %s\n", cs.FailureIcon(), esc(p))
 		}
 		for _, p := range g.Warnings {
-			fmt.Fprintf(w, "        %s %s\n", cs.WarningIcon(), p)
+			fmt.Fprintf(w, "        %s %s\n", cs.WarningIcon(), esc(p))
 		}
 	}
 }
@@ -279,13 +281,13 @@ func renderWebhooks(w io.Writer, cs iostreams.Palette, webhooks []hooks.Webhook)
 		if !h.Signed {
 			signed = cs.Yellow("UNSIGNED")
 		}
-		fmt.Fprintf(w, "\n  %s  %s\n", cs.Cyan(h.Name), signed)
+		fmt.Fprintf(w, "\n  %s  %s\n", cs.Cyan(esc(h.Name)), signed)
 		if h.Name != h.URL {
-			fmt.Fprintf(w, "        url: %s\n", h.URL)
+			fmt.Fprintf(w, "        url: %s\n", esc(h.URL))
 		}
-		attrs := []string{"events: " + strings.Join(h.Events, ", ")}
+		attrs := []string{"events: " + esc(strings.Join(h.Events, ", "))}
 		if h.Matcher != nil {
-			attrs = append(attrs, "matcher: "+h.Matcher.Source)
+			attrs = append(attrs, "matcher: "+esc(h.Matcher.Source))
 		}
 		attrs = append(attrs, fmt.Sprintf("timeout: %ds", h.Timeout))
 		fmt.Fprintf(w, "        %s\n", strings.Join(attrs, "  "))

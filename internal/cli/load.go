@@ -74,12 +74,12 @@ func (f *Factory) explain(loc *config.Location) {
 		return
 	}
 	w := f.IO.ErrOut
-	fmt.Fprintf(w, "hermes: root %s, profile %s, HERMES_HOME %s\n", loc.Root, loc.Profile, loc.Home)
-	fmt.Fprintf(w, "hermes: config looked at %s: ", strings.Join(loc.Searched, ", "))
+	fmt.Fprintf(w, "hermes: root %s, profile %s, HERMES_HOME %s\n", esc(loc.Root), esc(loc.Profile), esc(loc.Home))
+	fmt.Fprintf(w, "hermes: config looked at %s: ", esc(strings.Join(loc.Searched, ", ")))
 	if loc.ConfigPath == "" {
 		fmt.Fprintln(w, "none found")
 	} else {
-		fmt.Fprintf(w, "using %s\n", loc.ConfigPath)
+		fmt.Fprintf(w, "using %s\n", esc(loc.ConfigPath))
 	}
-	fmt.Fprintf(w, "hermes: allowlist %s\n", allowlist.Open(loc.Home).Path)
+	fmt.Fprintf(w, "hermes: allowlist %s\n", esc(allowlist.Open(loc.Home).Path))
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/hermes-hooks/hermes/internal/config"
 	"github.com/hermes-hooks/hermes/internal/iostreams"
+	"github.com/hermes-hooks/hermes/internal/textsafe"
 )
 
 // writeJSON prints v as indented JSON with non-ASCII and <>& unescaped.
@@ -37,12 +38,20 @@ func nullableString(s string) *string {
 func printWarnings(ios *iostreams.IOStreams, diags []config.Diagnostic, warnings []string) {
 	cs := ios.ErrColors()
 	for _, d := range diags {
-		fmt.Fprintf(ios.ErrOut, "%s %s\n", cs.WarningIcon(), d)
+		fmt.Fprintf(ios.ErrOut, "%s %s\n", cs.WarningIcon(), esc(d.String()))
 	}
 	for _, w := range warnings {
-		fmt.Fprintf(ios.ErrOut, "%s %s\n", cs.WarningIcon(), w)
+		fmt.Fprintf(ios.ErrOut, "%s %s\n", cs.WarningIcon(), escText(w))
 	}
 }
+
+// esc makes one line of text that came from a file, a payload or a hook
+// safe for a terminal, and escText a block of lines (SPEC §13 rule 9):
+// every string of human output that the user did not type goes through one
+// of them; --json output does not.
+func esc(s string) string { return textsafe.Line(s) }
+
+func escText(s string) string { return textsafe.Text(s) }
 
 // cut shortens s to n characters (runes) with an ellipsis note.
 func cut(s string, n int) string {

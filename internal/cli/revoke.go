@@ -74,13 +74,13 @@ func revokeRun(cmd *cobra.Command, opts *revokeOptions) error {
 		if removed > 1 {
 			noun = "entries"
 		}
-		fmt.Fprintf(ios.Out, "Removed %d allowlist %s for: %s\n", removed, noun, opts.Command)
-		fmt.Fprintf(ios.Out, "Allowlist: %s\n", store.Path)
+		fmt.Fprintf(ios.Out, "Removed %d allowlist %s for: %s\n", removed, noun, esc(opts.Command))
+		fmt.Fprintf(ios.Out, "Allowlist: %s\n", esc(store.Path))
 		fmt.Fprintln(ios.Out, "Note: agent processes already running keep the hooks they registered; restart them for this to apply.")
 	}
 	if removed == 0 {
 		// Naming the file helps when the wrong home or profile was used.
-		fmt.Fprintf(ios.ErrOut, "No allowlist entry found for command: %s\nAllowlist: %s\n", opts.Command, store.Path)
+		fmt.Fprintf(ios.ErrOut, "No allowlist entry found for command: %s\nAllowlist: %s\n", esc(opts.Command), esc(store.Path))
 		return SilentError
 	}
 	return nil

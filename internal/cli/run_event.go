@@ -171,7 +171,7 @@ func renderDispatch(f *Factory, e *hooks.Engine, d *hooks.Dispatch, webhooks []w
 	cs := f.IO.Colors()
 	printLocation(w, e.Loc)
 	if len(d.Runs) == 0 {
-		fmt.Fprintf(w, "\nNo shell hooks configured for event: %s\n", d.Event)
+		fmt.Fprintf(w, "\nNo shell hooks configured for event: %s\n", esc(d.Event))
 	} else {
 		fired := 0
 		for _, r := range d.Runs {
@@ -179,26 +179,26 @@ func renderDispatch(f *Factory, e *hooks.Engine, d *hooks.Dispatch, webhooks []w
 				fired++
 			}
 		}
-		fmt.Fprintf(w, "\nFiring %d hook(s) for event '%s':\n", fired, d.Event)
+		fmt.Fprintf(w, "\nFiring %d hook(s) for event '%s':\n", fired, esc(d.Event))
 		for _, r := range d.Runs {
 			if r.Fired() {
 				renderRun(w, cs, r, false)
 			} else {
-				fmt.Fprintf(w, "\n  %s skipped (%s)  %s\n", cs.Gray("-"), r.SkipReason, r.Hook.Command)
+				fmt.Fprintf(w, "\n  %s skipped (%s)  %s\n", cs.Gray("-"), esc(r.SkipReason), esc(r.Hook.Command))
 			}
 		}
 	}
 	for _, wh := range webhooks {
 		if wh.Error != nil {
-			fmt.Fprintf(w, "\n  %s webhook %s: %s (%d attempt(s))\n", cs.FailureIcon(), wh.URL, *wh.Error, wh.Attempts)
+			fmt.Fprintf(w, "\n  %s webhook %s: %s (%d attempt(s))\n", cs.FailureIcon(), esc(wh.URL), esc(*wh.Error), wh.Attempts)
 		} else if *wh.StatusCode >= 300 {
-			fmt.Fprintf(w, "\n  %s webhook %s: HTTP %d (%d attempt(s))\n", cs.FailureIcon(), wh.URL, *wh.StatusCode, wh.Attempts)
+			fmt.Fprintf(w, "\n  %s webhook %s: HTTP %d (%d attempt(s))\n", cs.FailureIcon(), esc(wh.URL), *wh.StatusCode, wh.Attempts)
 		} else {
-			fmt.Fprintf(w, "\n  %s webhook %s: HTTP %d (%d attempt(s))\n", cs.SuccessIcon(), wh.URL, *wh.StatusCode, wh.Attempts)
+			fmt.Fprintf(w, "\n  %s webhook %s: HTTP %d (%d attempt(s))\n", cs.SuccessIcon(), esc(wh.URL), *wh.StatusCode, wh.Attempts)
 		}
 	}
 	if d.Outcome != nil {
-		fmt.Fprintf(w, "\nOutcome: %s\n", d.Outcome.Object())
+		fmt.Fprintf(w, "\nOutcome: %s\n", esc(fmt.Sprint(d.Outcome.Object())))
 	} else {
 		fmt.Fprintln(w, "\nOutcome: none (observer event)")
 	}
@@ -230,10 +230,10 @@ func consentFor(f *Factory, cmd *cobra.Command, e *hooks.Engine, localFlag bool)
 		cs := ios.ErrColors()
 		if h.Blocked() {
 			fmt.Fprintf(ios.ErrOut, "%s skipped %s hook %q: script modified since approval (%s).\n  Review the change with: hermes hooks diff %s\n  then re-approve with: hermes hooks accept %s --event %s --yes (or run with --accept-hooks, which records the new hash)\n",
-				cs.WarningIcon(), h.Event, h.Command, h.Script, shell.Quote(h.Command), shell.Quote(h.Command), h.Event)
+				cs.WarningIcon(), esc(h.Event), h.Command, esc(h.Script), esc(shell.Quote(h.Command)), esc(shell.Quote(h.Command)), esc(h.Event))
 		} else {
 			fmt.Fprintf(ios.ErrOut, "%s skipped %s hook %q: not approved.\n  Approve it with 'hermes hooks accept', or let unseen hooks run with --accept-hooks, HERMES_ACCEPT_HOOKS=1 or hooks_auto_accept: true in the config.\n",
-				cs.WarningIcon(), h.Event, h.Command)
+				cs.WarningIcon(), esc(h.Event), h.Command)
 		}
 		return false, "", nil
 	}
@@ -247,7 +247,7 @@ func promptApproval(f *Factory, s *hooks.Setup, h hooks.ShellHook) (bool, error)
 	if h.Approved {
 		title = "Shell hook needs re-approval (script modified since approval):"
 	}
-	fmt.Fprintf(w, "\n%s\n  event:   %s\n  command: %s\n  script:  %s\n", title, h.Event, h.Command, orNone(h.Script))
+	fmt.Fprintf(w, "\n%s\n  event:   %s\n  command: %s\n  script:  %s\n", title, esc(h.Event), esc(h.Command), esc(orNone(h.Script)))
 	if h.Approved {
 		fmt.Fprintln(w, "  What changed since approval:")
 		fmt.Fprintln(w, indent(scriptDiff(f, s, h), "    "))

@@ -113,7 +113,7 @@ func testRun(cmd *cobra.Command, opts *testOptions) error {
 		fmt.Fprintf(w, "\n%s\n", noHooksLine(e, ev.Name, opts.ForTool))
 		return nil
 	}
-	fmt.Fprintf(w, "\nFiring %d hook(s) for event '%s':\n", len(runs), ev.Name)
+	fmt.Fprintf(w, "\nFiring %d hook(s) for event '%s':\n", len(runs), esc(ev.Name))
 	for _, r := range runs {
 		renderRun(w, ios.Colors(), r, true)
 	}
@@ -138,7 +138,7 @@ func renderRun(w io.Writer, cs iostreams.Palette, r hooks.ShellRun, showApproval
 			state = cs.FailureIcon() + " not allowlisted (run because test was asked to)  "
 		}
 	}
-	fmt.Fprintf(w, "\n  %s%s\n", state, cs.Bold(h.Command))
+	fmt.Fprintf(w, "\n  %s%s\n", state, cs.Bold(esc(h.Command)))
 	res := r.Result
 	exit := "none"
 	if res.ExitCode != nil {
@@ -149,25 +149,27 @@ func renderRun(w io.Writer, cs iostreams.Palette, r hooks.ShellRun, showApproval
 		fmt.Fprintf(w, "    %s timed out after %ds\n", cs.FailureIcon(), h.Timeout)
 	}
 	if res.Err != "" && !res.TimedOut {
-		fmt.Fprintf(w, "    %s error: %s\n", cs.FailureIcon(), res.Err)
+		fmt.Fprintf(w, "    %s error: %s\n", cs.FailureIcon(), esc(res.Err))
 	}
 	if res.Stdout != "" {
-		fmt.Fprintf(w, "    stdout:\n%s\n", indent(cut(res.Stdout, 400), "      "))
+		fmt.Fprintf(w, "    stdout:\n%s\n", indent(escText(cut(res.Stdout, 400)), "      "))
 	}
 	if res.StdoutTruncated {
 		fmt.Fprintln(w, "      (stdout was longer than 1 MiB: truncated)")
 	}
 	if res.Stderr != "" {
-		fmt.Fprintf(w, "    stderr:\n%s\n", indent(cut(res.Stderr, 400), "      "))
+		fmt.Fprintf(w, "    stderr:\n%s\n", indent(escText(cut(res.Stderr, 400)), "      "))
 	}
 	if res.StderrTruncated {
 		fmt.Fprintln(w, "      (stderr was longer than 1 MiB: truncated)")
 	}
 	for _, warn := range r.Eval.Warnings {
-		fmt.Fprintf(w, "    %s %s\n", cs.WarningIcon(), warn)
+		fmt.Fprintf(w, "    %s %s\n", cs.WarningIcon(), esc(warn))
 	}
 	if a := r.Eval.Answer; a != nil {
-		fmt.Fprintf(w, "    parsed (Hermes wire shape): %s\n", a.Wire())
+		// JSON escapes C0 controls but leaves C1, bidi and zero-width
+		// characters as they are.
+		fmt.Fprintf(w, "    parsed (Hermes wire shape): %s\n", esc(fmt.Sprint(a.Wire())))
 	} else {
 		fmt.Fprintln(w, "    parsed: nothing (the hook contributed nothing)")
 	}
@@ -207,16 +209,16 @@ func dryRun(ios *iostreams.IOStreams, e *hooks.Engine, event, tool string, wire 
 	if len(hs) == 0 {
 		fmt.Fprintf(w, "\n%s\n", noHooksLine(e, event, tool))
 	} else {
-		fmt.Fprintf(w, "\nWould fire %d hook(s) for event '%s' (dry run: nothing runs):\n", len(hs), event)
+		fmt.Fprintf(w, "\nWould fire %d hook(s) for event '%s' (dry run: nothing runs):\n", len(hs), esc(event))
 		for _, h := range hs {
 			state := cs.SuccessIcon() + " allowed"
 			if !h.Approved {
 				state = cs.FailureIcon() + " not allowlisted"
 			}
-			fmt.Fprintf(w, "  %s  %s  (timeout %ds)\n", state, h.Command, h.Timeout)
+			fmt.Fprintf(w, "  %s  %s  (timeout %ds)\n", state, esc(h.Command), h.Timeout)
 		}
 	}
-	fmt.Fprintf(w, "\nstdin:\n%s\n", hooks.WireBytes(wire))
+	fmt.Fprintf(w, "\nstdin:\n%s\n", esc(string(hooks.WireBytes(wire))))
 	return nil
 }
 
@@ -226,7 +228,7 @@ func dryRun(ios *iostreams.IOStreams, e *hooks.Engine, event, tool string, wire 
 func noHooksLine(e *hooks.Engine, event, tool string) string {
 	n := len(e.Parsed.ForEvent(event))
 	if n == 0 {
-		return "No shell hooks configured for event: " + event
+		return "No shell hooks configured for event: " + esc(event)
 	}
-	return fmt.Sprintf("No shell hooks of event '%s' match tool '%s' (%d configured)", event, tool, n)
+	return fmt.Sprintf("No shell hooks of event '%s' match tool '%s' (%d configured)", esc(event), esc(tool), n)
 }

@@ -81,9 +81,9 @@ type acceptJSON struct {
 }
 
 type approvedHookJSON struct {
-	Event   string  `json:"event"`
-	Command string  `json:"command"`
-	SHA256  *string `json:"sha256"`
+	Event string `json:"event"`
+	commandJSON
+	SHA256 *string `json:"sha256"`
 }
 
 func acceptRun(cmd *cobra.Command, opts *acceptOptions) error {
@@ -114,7 +114,7 @@ func acceptRun(cmd *cobra.Command, opts *acceptOptions) error {
 	switch {
 	case opts.Command != "":
 		for _, h := range all {
-			if h.Command == opts.Command {
+			if h.Names(opts.Command) {
 				chosen = append(chosen, h)
 			}
 		}
@@ -162,7 +162,7 @@ func acceptRun(cmd *cobra.Command, opts *acceptOptions) error {
 		for _, h := range chosen {
 			fp := s.Fingerprints.Of(h.Script)
 			if fp.Err != nil {
-				return fmt.Errorf("cannot check --sha256 for %q: script %s: %v", h.Command, h.Script, fp.Err)
+				return fmt.Errorf("cannot check --sha256 for %q: script %s: %v", h.Shown(), h.Script, fp.Err)
 			}
 			if fp.SHA256 != opts.SHA256 {
 				return fmt.Errorf("sha256 mismatch for %s: expected %s, the script has %s; not approved", h.Script, opts.SHA256, fp.SHA256)
@@ -176,7 +176,7 @@ func acceptRun(cmd *cobra.Command, opts *acceptOptions) error {
 		}
 		w := ios.PromptOut()
 		for _, h := range chosen {
-			fmt.Fprintf(w, "  %s  %s  (script: %s)\n", esc(h.Event), esc(h.Command), esc(orNone(h.Script)))
+			fmt.Fprintf(w, "  %s  %s  (script: %s)\n", esc(h.Event), esc(h.Shown()), esc(orNone(h.Script)))
 			if h.Approved && h.Drift == allowlist.DriftModified {
 				fmt.Fprint(w, scriptDiff(opts.f, s, h))
 			}
@@ -201,20 +201,20 @@ func acceptRun(cmd *cobra.Command, opts *acceptOptions) error {
 	}
 	if opts.JSON {
 		out := acceptJSON{where(s.Loc), []approvedHookJSON{}}
-		for _, e := range entries {
-			out.Approved = append(out.Approved, approvedHookJSON{e.Event, e.Command, nullableString(e.ScriptSHA256)})
+		for i, e := range entries { // one entry per chosen hook, in order
+			out.Approved = append(out.Approved, approvedHookJSON{e.Event, commandOf(chosen[i].Spec), nullableString(e.ScriptSHA256)})
 		}
 		return writeJSON(ios.Out, out)
 	}
 	cs := ios.Colors()
 	printLocation(ios.Out, s.Loc)
 	fmt.Fprintln(ios.Out)
-	for _, e := range entries {
+	for i, e := range entries {
 		hash := "no hash recorded: the script cannot be read"
 		if e.ScriptSHA256 != "" {
 			hash = "sha256 " + e.ScriptSHA256[:12] + "…"
 		}
-		fmt.Fprintf(ios.Out, "%s approved  %s  %s  (%s)\n", cs.SuccessIcon(), esc(e.Event), esc(e.Command), hash)
+		fmt.Fprintf(ios.Out, "%s approved  %s  %s  (%s)\n", cs.SuccessIcon(), esc(e.Event), esc(chosen[i].Shown()), hash)
 	}
 	fmt.Fprintf(ios.Out, "Allowlist: %s\n", esc(s.Store.Path))
 	return nil

@@ -20,7 +20,7 @@ func pickPending(f *Factory, s *hooks.Setup, pend []hooks.ShellHook) ([]hooks.Sh
 		if h.Approved {
 			state = "modified since approval"
 		}
-		options[i] = fmt.Sprintf("%s  %s  [%s]", esc(h.Event), esc(h.Command), state)
+		options[i] = fmt.Sprintf("%s  %s  [%s]", esc(h.Event), esc(h.Shown()), state)
 	}
 	describe := func(i int) string { return "script: " + esc(orNone(pend[i].Script)) }
 	w := f.IO.PromptOut()
@@ -28,7 +28,7 @@ func pickPending(f *Factory, s *hooks.Setup, pend []hooks.ShellHook) ([]hooks.Sh
 	for _, h := range pend {
 		if h.Approved {
 			if d := scriptDiff(f, s, h); d != "" {
-				fmt.Fprintf(w, "\n%s (%s) changed since approval:\n%s\n", esc(h.Command), esc(h.Event), d)
+				fmt.Fprintf(w, "\n%s (%s) changed since approval:\n%s\n", esc(h.Shown()), esc(h.Event), d)
 			}
 		}
 	}

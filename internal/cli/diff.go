@@ -44,7 +44,7 @@ cannot compare (not approved, no snapshot, script missing), 2 usage.`,
 
 type diffJSON struct {
 	whereJSON
-	Command   string  `json:"command"`
+	commandJSON
 	Event     string  `json:"event"`
 	Script    *string `json:"script"`
 	Status    string  `json:"status"` // unchanged | changed | cannot_compare
@@ -67,7 +67,7 @@ func diffRun(cmd *cobra.Command, opts *diffOptions) error {
 	printWarnings(ios, s.Diagnostics(), warnings)
 	var h *hooks.ShellHook
 	for _, spec := range s.Parsed.Specs {
-		if spec.Command == opts.Command && (opts.Event == "" || spec.Event == opts.Event) {
+		if spec.Names(opts.Command) && (opts.Event == "" || spec.Event == opts.Event) {
 			hh := s.Inspect(spec, list)
 			// Prefer an approved one when the command serves several events.
 			if h == nil || (!h.Approved && hh.Approved) {
@@ -79,7 +79,7 @@ func diffRun(cmd *cobra.Command, opts *diffOptions) error {
 		return usageErrorf("command %q is not configured in %s; check the exact string with 'hermes hooks list'", opts.Command, configName(s))
 	}
 	d, derr := s.DiffScript(*h)
-	out := diffJSON{whereJSON: where(s.Loc), Command: h.Command,
+	out := diffJSON{whereJSON: where(s.Loc), commandJSON: commandOf(h.Spec),
 		Event: h.Event, Script: nullableString(h.Script)}
 	switch {
 	case derr != nil:

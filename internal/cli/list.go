@@ -49,8 +49,8 @@ type listJSON struct {
 }
 
 type shellHookJSON struct {
-	Event      string  `json:"event"`
-	Command    string  `json:"command"`
+	Event string `json:"event"`
+	commandJSON
 	Matcher    *string `json:"matcher"`
 	Timeout    int     `json:"timeout"`
 	FailClosed bool    `json:"fail_closed"`
@@ -116,7 +116,7 @@ func listRun(cmd *cobra.Command, opts *listOptions) error {
 				Handler: nullableString(g.Handler), Problems: nonNil(g.Problems)})
 		}
 		for _, w := range s.Parsed.Webhooks {
-			out.OutboundWebhooks = append(out.OutboundWebhooks, webhookJSON{Label: w.Name, URL: w.URL,
+			out.OutboundWebhooks = append(out.OutboundWebhooks, webhookJSON{Label: w.Name, URL: w.Shown,
 				Events: nonNil(w.Events), Matcher: matcherSource(w.Matcher), Timeout: w.Timeout, Signed: w.Signed})
 		}
 		return writeJSON(ios.Out, out)
@@ -131,7 +131,7 @@ func listRun(cmd *cobra.Command, opts *listOptions) error {
 }
 
 func shellHookToJSON(h hooks.ShellHook) shellHookJSON {
-	j := shellHookJSON{Event: h.Event, Command: h.Command, Matcher: matcherSource(h.Matcher),
+	j := shellHookJSON{Event: h.Event, commandJSON: commandOf(h.Spec), Matcher: matcherSource(h.Matcher),
 		Timeout: h.Timeout, FailClosed: h.FailClosed, Script: nullableString(h.Script),
 		Approved: h.Approved, Trusted: h.Trusted(), Executable: h.ExecErr == nil}
 	if h.Approved {
@@ -192,7 +192,7 @@ func renderShellHook(w io.Writer, cs iostreams.Palette, h hooks.ShellHook) {
 	case h.Approved:
 		state = cs.SuccessIcon() + " allowed"
 	}
-	fmt.Fprintf(w, "    %s  %s\n", state, esc(h.Command))
+	fmt.Fprintf(w, "    %s  %s\n", state, esc(h.Shown()))
 	var attrs []string
 	if h.Matcher != nil {
 		attrs = append(attrs, "matcher: "+esc(h.Matcher.Source))
@@ -226,7 +226,7 @@ func renderShellHook(w io.Writer, cs iostreams.Palette, h hooks.ShellHook) {
 func driftNote(h hooks.ShellHook) string {
 	switch {
 	case h.Blocked():
-		return fmt.Sprintf(" — script modified since approval; review with: hermes hooks diff %s", shell.Quote(h.Command))
+		return fmt.Sprintf(" — script modified since approval; review with: hermes hooks diff %s", shell.Quote(h.Shown()))
 	case h.Drift == "modified":
 		return " — script modified since approval (not pinned: it still fires)"
 	case h.Drift == "touched":
@@ -282,8 +282,8 @@ func renderWebhooks(w io.Writer, cs iostreams.Palette, webhooks []hooks.Webhook)
 			signed = cs.Yellow("UNSIGNED")
 		}
 		fmt.Fprintf(w, "\n  %s  %s\n", cs.Cyan(esc(h.Name)), signed)
-		if h.Name != h.URL {
-			fmt.Fprintf(w, "        url: %s\n", esc(h.URL))
+		if h.Name != h.Shown {
+			fmt.Fprintf(w, "        url: %s\n", esc(h.Shown))
 		}
 		attrs := []string{"events: " + esc(strings.Join(h.Events, ", "))}
 		if h.Matcher != nil {

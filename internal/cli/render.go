@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/hermes-hooks/hermes/internal/config"
+	"github.com/hermes-hooks/hermes/internal/hooks"
 	"github.com/hermes-hooks/hermes/internal/iostreams"
 	"github.com/hermes-hooks/hermes/internal/textsafe"
 )
@@ -66,6 +67,20 @@ func cut(s string, n int) string {
 func indent(s, prefix string) string {
 	s = strings.TrimRight(s, "\n")
 	return prefix + strings.ReplaceAll(s, "\n", "\n"+prefix)
+}
+
+// commandJSON is how every --json output names a shell hook's command
+// (SPEC §13 rule 11): as written in the config; command_expanded when
+// ${VAR} expansion changed it, unless a secret went into it, which
+// command_has_secret says instead.
+type commandJSON struct {
+	Command          string  `json:"command"`
+	CommandExpanded  *string `json:"command_expanded,omitempty"`
+	CommandHasSecret bool    `json:"command_has_secret,omitempty"`
+}
+
+func commandOf(s hooks.Spec) commandJSON {
+	return commandJSON{Command: s.Shown(), CommandExpanded: nullableString(s.Expanded()), CommandHasSecret: s.SecretVars}
 }
 
 // whereJSON is what every --json object carries (SPEC §1): the HERMES_HOME

@@ -3,10 +3,12 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/spf13/cobra"
 
 	"github.com/hermes-hooks/hermes/internal/allowlist"
+	"github.com/hermes-hooks/hermes/internal/hooks"
 )
 
 type revokeOptions struct {
@@ -52,8 +54,11 @@ func revokeRun(cmd *cobra.Command, opts *revokeOptions) error {
 	ios := opts.f.IO
 	removed := 0
 	store := opts.f.Store(cmd, loc.Home)
+	commands := revokeForms(opts.f, opts.Command)
 	warnings, err := store.Update(func(l *allowlist.List) error {
-		removed = l.Revoke(opts.Command)
+		for _, c := range commands {
+			removed += l.Revoke(c)
+		}
 		if removed == 0 {
 			return allowlist.ErrUnchanged
 		}
@@ -84,6 +89,25 @@ func revokeRun(cmd *cobra.Command, opts *revokeOptions) error {
 		return SilentError
 	}
 	return nil
+}
+
+// revokeForms are the allowlist commands to revoke for cmd: cmd itself
+// and, when cmd is a command as written in the config (${API_TOKEN}
+// unexpanded), what it expands to, which is what the allowlist holds. A
+// config that cannot be read only loses the second form: revoking must
+// work without one.
+func revokeForms(f *Factory, cmd string) []string {
+	out := []string{cmd}
+	s, err := hooks.Load(f.request())
+	if err != nil {
+		return out
+	}
+	for _, spec := range s.Parsed.Specs {
+		if spec.Written == cmd && !slices.Contains(out, spec.Command) {
+			out = append(out, spec.Command)
+		}
+	}
+	return out
 }
 
 // exactArgs is cobra.ExactArgs with a message saying what is missing.

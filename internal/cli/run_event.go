@@ -65,8 +65,8 @@ type runEventJSON struct {
 }
 
 type firedShellJSON struct {
-	Kind           string        `json:"kind"`
-	Command        string        `json:"command"`
+	Kind string `json:"kind"`
+	commandJSON
 	Status         string        `json:"status"`
 	SkipReason     *string       `json:"skip_reason"`
 	ExitCode       *int          `json:"exit_code"`
@@ -155,7 +155,7 @@ func runEventRun(cmd *cobra.Command, opts *runEventOptions) error {
 }
 
 func firedToJSON(r hooks.ShellRun) firedShellJSON {
-	j := firedShellJSON{Kind: "shell", Command: r.Hook.Command, Status: "fired"}
+	j := firedShellJSON{Kind: "shell", commandJSON: commandOf(r.Hook.Spec), Status: "fired"}
 	if !r.Fired() {
 		j.Status, j.SkipReason = "skipped", nullableString(r.SkipReason)
 		return j
@@ -184,7 +184,7 @@ func renderDispatch(f *Factory, e *hooks.Engine, d *hooks.Dispatch, webhooks []w
 			if r.Fired() {
 				renderRun(w, cs, r, false)
 			} else {
-				fmt.Fprintf(w, "\n  %s skipped (%s)  %s\n", cs.Gray("-"), esc(r.SkipReason), esc(r.Hook.Command))
+				fmt.Fprintf(w, "\n  %s skipped (%s)  %s\n", cs.Gray("-"), esc(r.SkipReason), esc(r.Hook.Shown()))
 			}
 		}
 	}
@@ -230,10 +230,10 @@ func consentFor(f *Factory, cmd *cobra.Command, e *hooks.Engine, localFlag bool)
 		cs := ios.ErrColors()
 		if h.Blocked() {
 			fmt.Fprintf(ios.ErrOut, "%s skipped %s hook %q: script modified since approval (%s).\n  Review the change with: hermes hooks diff %s\n  then re-approve with: hermes hooks accept %s --event %s --yes (or run with --accept-hooks, which records the new hash)\n",
-				cs.WarningIcon(), esc(h.Event), h.Command, esc(h.Script), esc(shell.Quote(h.Command)), esc(shell.Quote(h.Command)), esc(h.Event))
+				cs.WarningIcon(), esc(h.Event), h.Shown(), esc(h.Script), esc(shell.Quote(h.Shown())), esc(shell.Quote(h.Shown())), esc(h.Event))
 		} else {
 			fmt.Fprintf(ios.ErrOut, "%s skipped %s hook %q: not approved.\n  Approve it with 'hermes hooks accept', or let unseen hooks run with --accept-hooks, HERMES_ACCEPT_HOOKS=1 or hooks_auto_accept: true in the config.\n",
-				cs.WarningIcon(), esc(h.Event), h.Command)
+				cs.WarningIcon(), esc(h.Event), h.Shown())
 		}
 		return false, "", nil
 	}
@@ -247,7 +247,7 @@ func promptApproval(f *Factory, s *hooks.Setup, h hooks.ShellHook) (bool, error)
 	if h.Approved {
 		title = "Shell hook needs re-approval (script modified since approval):"
 	}
-	fmt.Fprintf(w, "\n%s\n  event:   %s\n  command: %s\n  script:  %s\n", title, esc(h.Event), esc(h.Command), esc(orNone(h.Script)))
+	fmt.Fprintf(w, "\n%s\n  event:   %s\n  command: %s\n  script:  %s\n", title, esc(h.Event), esc(h.Shown()), esc(orNone(h.Script)))
 	if h.Approved {
 		fmt.Fprintln(w, "  What changed since approval:")
 		fmt.Fprintln(w, indent(scriptDiff(f, s, h), "    "))

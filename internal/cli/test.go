@@ -56,8 +56,8 @@ type testJSON struct {
 }
 
 type shellResultJSON struct {
-	Kind            string        `json:"kind"`
-	Command         string        `json:"command"`
+	Kind string `json:"kind"`
+	commandJSON
 	Approved        bool          `json:"approved"`
 	ExitCode        *int          `json:"exit_code"`
 	TimedOut        bool          `json:"timed_out"`
@@ -122,7 +122,7 @@ func testRun(cmd *cobra.Command, opts *testOptions) error {
 
 func shellResultToJSON(r hooks.ShellRun) shellResultJSON {
 	res := r.Result
-	return shellResultJSON{Kind: "shell", Command: r.Hook.Command, Approved: r.Hook.Approved,
+	return shellResultJSON{Kind: "shell", commandJSON: commandOf(r.Hook.Spec), Approved: r.Hook.Approved,
 		ExitCode: res.ExitCode, TimedOut: res.TimedOut, Error: nullableString(res.Err),
 		ElapsedSeconds: res.ElapsedSeconds(), Stdout: res.Stdout, Stderr: res.Stderr,
 		StdoutTruncated: res.StdoutTruncated, StderrTruncated: res.StderrTruncated, Parsed: r.Eval.Answer}
@@ -138,7 +138,7 @@ func renderRun(w io.Writer, cs iostreams.Palette, r hooks.ShellRun, showApproval
 			state = cs.FailureIcon() + " not allowlisted (run because test was asked to)  "
 		}
 	}
-	fmt.Fprintf(w, "\n  %s%s\n", state, cs.Bold(esc(h.Command)))
+	fmt.Fprintf(w, "\n  %s%s\n", state, cs.Bold(esc(h.Shown())))
 	res := r.Result
 	exit := "none"
 	if res.ExitCode != nil {
@@ -187,8 +187,9 @@ type dryRunJSON struct {
 }
 
 type dryHookJSON struct {
-	Kind     string   `json:"kind"`
-	Command  string   `json:"command"`
+	Kind string `json:"kind"`
+	commandJSON
+	// Argv is null when a secret went into the command.
 	Argv     []string `json:"argv"`
 	Approved bool     `json:"approved"`
 	Timeout  int      `json:"timeout"`
@@ -199,7 +200,11 @@ func dryRun(ios *iostreams.IOStreams, e *hooks.Engine, event, tool string, wire 
 		out := dryRunJSON{whereJSON: where(e.Loc), Event: event,
 			DryRun: true, Payload: wire, Hooks: []dryHookJSON{}, Diagnostics: e.Diagnostics()}
 		for _, h := range hs {
-			out.Hooks = append(out.Hooks, dryHookJSON{"shell", h.Command, nonNil(h.Argv), h.Approved, h.Timeout})
+			argv := nonNil(h.Argv)
+			if h.SecretVars {
+				argv = nil
+			}
+			out.Hooks = append(out.Hooks, dryHookJSON{"shell", commandOf(h.Spec), argv, h.Approved, h.Timeout})
 		}
 		return writeJSON(ios.Out, out)
 	}
@@ -215,7 +220,7 @@ func dryRun(ios *iostreams.IOStreams, e *hooks.Engine, event, tool string, wire 
 			if !h.Approved {
 				state = cs.FailureIcon() + " not allowlisted"
 			}
-			fmt.Fprintf(w, "  %s  %s  (timeout %ds)\n", state, esc(h.Command), h.Timeout)
+			fmt.Fprintf(w, "  %s  %s  (timeout %ds)\n", state, esc(h.Shown()), h.Timeout)
 		}
 	}
 	fmt.Fprintf(w, "\nstdin:\n%s\n", esc(string(hooks.WireBytes(wire))))

@@ -35,6 +35,41 @@ type File struct {
 	Hooks        *yaml.Node
 	HooksKeyLine int
 	Diagnostics  []Diagnostic
+	// Expansions records, for each string value that held ${VAR}, what was
+	// written before expansion: reports show a command as written, so a
+	// secret passed in through the environment is not printed (SPEC §13
+	// rule 11).
+	Expansions map[*yaml.Node]Expansion
+}
+
+// Expansion is a string value as written in the file and the variables
+// expanded into it.
+type Expansion struct {
+	Written string
+	Vars    []string
+}
+
+// SecretVar reports whether any variable expanded into the value has a
+// name that says it holds a secret.
+func (x Expansion) SecretVar() bool {
+	for _, v := range x.Vars {
+		if IsSecretName(v) {
+			return true
+		}
+	}
+	return false
+}
+
+// IsSecretName reports whether a variable name suggests a secret: it
+// contains TOKEN, SECRET, KEY, PASSWORD or PASS (any case).
+func IsSecretName(name string) bool {
+	up := strings.ToUpper(name)
+	for _, word := range []string{"TOKEN", "SECRET", "KEY", "PASS"} { // PASS covers PASSWORD
+		if strings.Contains(up, word) {
+			return true
+		}
+	}
+	return false
 }
 
 // SyntaxError is a config file that is not valid YAML.
@@ -92,7 +127,8 @@ func Load(path string, env Env) (*File, error) {
 		env = MapEnv(nil)
 	}
 	root := Deref(doc)
-	expandEnv(root, env, map[*yaml.Node]bool{})
+	f.Expansions = map[*yaml.Node]Expansion{}
+	expandEnv(root, env, map[*yaml.Node]bool{}, f.Expansions)
 	switch v := Resolve(root); v.Kind {
 	case KindNull:
 		return f, nil
@@ -255,7 +291,7 @@ var envRef = regexp.MustCompile(`\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)\}`)
 // expandEnv replaces ${VAR} and ${env:VAR} in string values, in place, so
 // that line numbers survive. A value that was a string stays one even when
 // the result looks like a number: the agent expands after parsing.
-func expandEnv(n *yaml.Node, env Env, seen map[*yaml.Node]bool) {
+func expandEnv(n *yaml.Node, env Env, seen map[*yaml.Node]bool, written map[*yaml.Node]Expansion) {
 	if n == nil || seen[n] {
 		return
 	}
@@ -263,20 +299,26 @@ func expandEnv(n *yaml.Node, env Env, seen map[*yaml.Node]bool) {
 	switch n.Kind {
 	case yaml.DocumentNode, yaml.SequenceNode:
 		for _, c := range n.Content {
-			expandEnv(c, env, seen)
+			expandEnv(c, env, seen, written)
 		}
 	case yaml.MappingNode:
 		for i := 1; i < len(n.Content); i += 2 {
-			expandEnv(n.Content[i], env, seen)
+			expandEnv(n.Content[i], env, seen, written)
 		}
 	case yaml.ScalarNode:
 		if !strings.Contains(n.Value, "${") || Resolve(n).Kind != KindString {
 			return
 		}
+		x := Expansion{Written: n.Value}
 		n.Value = envRef.ReplaceAllStringFunc(n.Value, func(ref string) string {
-			v, _ := env(envRef.FindStringSubmatch(ref)[1])
+			name := envRef.FindStringSubmatch(ref)[1]
+			x.Vars = append(x.Vars, name)
+			v, _ := env(name)
 			return v
 		})
+		if len(x.Vars) > 0 {
+			written[n] = x
+		}
 		n.Tag, n.Style = "!!str", n.Style|yaml.TaggedStyle
 	}
 }

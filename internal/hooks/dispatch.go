@@ -99,7 +99,7 @@ func (e *Engine) audit(d *Dispatch, run ShellRun) {
 	if run.Hook.Script != "" {
 		sha = e.Fingerprints.Of(run.Hook.Script).SHA256
 	}
-	rec := AuditRecord{Time: e.Now(), Event: d.Event, Kind: "shell", Command: run.Hook.Command, SHA256: sha,
+	rec := AuditRecord{Time: e.Now(), Event: d.Event, Kind: "shell", Command: run.Hook.Shown(), SHA256: sha,
 		Result: run.Result, Answer: run.Eval.Answer}
 	if err := AppendAudit(e.Loc.Home, rec); err != nil {
 		d.Warnings = append(d.Warnings, err.Error())

@@ -109,7 +109,7 @@ func smokeSkipReason(h ShellHook) string {
 }
 
 func (e *Engine) staticChecks(h ShellHook) HookReport {
-	r := HookReport{Kind: "shell", Event: h.Event, Command: h.Command}
+	r := HookReport{Kind: "shell", Event: h.Event, Command: h.Shown()}
 	if h.ExecErr != nil {
 		r.add("executable", CheckFail, "script missing or not executable: %v", h.ExecErr)
 	} else {
@@ -117,7 +117,7 @@ func (e *Engine) staticChecks(h ShellHook) HookReport {
 	}
 	if !h.Approved {
 		r.add("approved", CheckFail, "not allowlisted — hook will NOT fire (review it, then approve with: hermes hooks accept %s --event %s --yes)",
-			quote(h.Command), h.Event)
+			quote(h.Shown()), h.Event)
 	} else {
 		via := ""
 		if h.Approval.ApprovedVia != "" {
@@ -144,8 +144,8 @@ func driftCheck(h ShellHook) Check {
 	if !h.Fingerprint.Mtime.IsZero() {
 		now = allowlist.FormatTime(h.Fingerprint.Mtime)
 	}
-	reapprove := fmt.Sprintf("hermes hooks accept %s --event %s --yes", quote(h.Command), h.Event)
-	review := "review with: hermes hooks diff " + quote(h.Command) + ", then re-approve with: " + reapprove
+	reapprove := fmt.Sprintf("hermes hooks accept %s --event %s --yes", quote(h.Shown()), h.Event)
+	review := "review with: hermes hooks diff " + quote(h.Shown()) + ", then re-approve with: " + reapprove
 	unpinned := h.Approval.ScriptSHA256 == ""
 	switch h.Drift {
 	case allowlist.DriftModified:

@@ -23,9 +23,14 @@ const (
 type Spec struct {
 	Event   string
 	Index   int    // position in the event's list, counting skipped entries
-	Command string // trimmed
-	Matcher *Matcher
-	Timeout int
+	Command string // trimmed, ${VAR} expanded: what runs and what the allowlist holds
+	// Written is the command as written in the config, trimmed, when
+	// ${VAR} expansion changed it ("" otherwise); SecretVars says a
+	// variable with a secret's name (TOKEN, KEY, ...) went into it.
+	Written    string
+	SecretVars bool
+	Matcher    *Matcher
+	Timeout    int
 	// TimeoutSet: the entry gave a usable timeout (possibly clamped to
 	// MaxTimeout); false when the default applies.
 	TimeoutSet bool
@@ -33,6 +38,29 @@ type Spec struct {
 	File       string
 	Line       int // line of the entry
 }
+
+// Shown is the command as the user wrote it in the config, which is what
+// every report shows (SPEC §13 rule 11): an expanded ${API_TOKEN} is never
+// printed.
+func (s Spec) Shown() string {
+	if s.Written != "" {
+		return s.Written
+	}
+	return s.Command
+}
+
+// Expanded is the command after expansion when it differs from what was
+// written and no secret went into it, else "" (--json command_expanded).
+func (s Spec) Expanded() string {
+	if s.Written == "" || s.SecretVars {
+		return ""
+	}
+	return s.Command
+}
+
+// Names reports whether cmd names this hook's command, as written or as
+// expanded: accept, revoke and diff take either form.
+func (s Spec) Names(cmd string) bool { return cmd == s.Command || s.Written != "" && cmd == s.Written }
 
 // Parsed is what the hooks: block declares, after validation.
 type Parsed struct {
@@ -72,16 +100,27 @@ func Parse(f *config.File, cat *Catalogue, env config.Env) *Parsed {
 	if env == nil {
 		env = config.MapEnv(nil)
 	}
-	p := &parser{file: f.Path, cat: cat, env: env, out: out}
+	p := &parser{file: f.Path, cat: cat, env: env, out: out, expansions: f.Expansions}
 	p.hooks(f.Hooks, f.HooksKeyLine)
 	return out
 }
 
 type parser struct {
-	file string
-	cat  *Catalogue
-	env  config.Env
-	out  *Parsed
+	file       string
+	cat        *Catalogue
+	env        config.Env
+	out        *Parsed
+	expansions map[*yaml.Node]config.Expansion
+}
+
+// written returns how a string value read as v was written before ${VAR}
+// expansion, when it was expanded.
+func (p *parser) written(n *yaml.Node, v config.Value) (config.Expansion, bool) {
+	if x, ok := p.expansions[n]; ok {
+		return x, true
+	}
+	x, ok := p.expansions[v.Node]
+	return x, ok
 }
 
 func (p *parser) warn(path string, line int, format string, args ...any) {
@@ -189,6 +228,11 @@ func (p *parser) entry(ev Event, i int, item *yaml.Node) (Spec, bool) {
 		return s, false
 	}
 	s.Command = strings.TrimSpace(cv.Str)
+	if x, ok := p.written(cmd.Value, cv); ok {
+		if w := strings.TrimSpace(x.Written); w != s.Command {
+			s.Written, s.SecretVars = w, x.SecretVar()
+		}
+	}
 
 	if m, ok := f["matcher"]; ok {
 		s.Matcher = p.matcher(ev, path+".matcher", m)

@@ -100,6 +100,21 @@ func (l *List) Revoke(command string) int {
 	return l.filter(func(x Entry) bool { return x.Command != command })
 }
 
+// Remove removes every entry for which drop is true and returns them, in
+// file order. Malformed items are never removed.
+func (l *List) Remove(drop func(Entry) bool) []Entry {
+	var gone []Entry
+	for _, e := range l.Approvals {
+		if drop(e) {
+			gone = append(gone, e)
+		}
+	}
+	if len(gone) > 0 {
+		l.filter(func(x Entry) bool { return !drop(x) })
+	}
+	return gone
+}
+
 // filter keeps the entries for which keep is true, moves malformed items
 // so they stay between the same neighbours, and returns how many went.
 func (l *List) filter(keep func(Entry) bool) int {

@@ -51,6 +51,9 @@ type doctorJSON struct {
 	Diagnostics []config.Diagnostic `json:"diagnostics"`
 	Problems    int                 `json:"problems"`
 	Healthy     bool                `json:"healthy"`
+	// Allowlist are notes on the allowlist as a whole (stale entries,
+	// secrets stored in clear); present when there is one. Never problems.
+	Allowlist []hooks.Check `json:"allowlist,omitempty"`
 }
 
 type doctorHookJSON struct {
@@ -82,6 +85,7 @@ func doctorRun(cmd *cobra.Command, opts *doctorOptions) error {
 		python, pyErr = gateway.FindPython(opts.Python, opts.f.Env)
 	}
 	reports := e.Doctor(cmd.Context(), list, opts.Parallel, python, pyErr)
+	allowlistChecks := e.AllowlistChecks(list)
 	if cmd.Context().Err() != nil {
 		return CancelError
 	}
@@ -94,7 +98,8 @@ func doctorRun(cmd *cobra.Command, opts *doctorOptions) error {
 	printWarnings(ios, diags, warnings)
 	if opts.JSON {
 		out := doctorJSON{whereJSON: where(e.Loc),
-			Hooks: []doctorHookJSON{}, Diagnostics: diags, Problems: problems, Healthy: problems == 0}
+			Hooks: []doctorHookJSON{}, Diagnostics: diags, Problems: problems, Healthy: problems == 0,
+			Allowlist: allowlistChecks}
 		for _, r := range reports {
 			out.Hooks = append(out.Hooks, doctorHookJSON{r.Kind, r.Event, r.Command, r.Name, r.Checks, r.Problems()})
 		}
@@ -122,6 +127,12 @@ func doctorRun(cmd *cobra.Command, opts *doctorOptions) error {
 			}
 			for _, c := range r.Checks {
 				fmt.Fprintf(w, "  %s %s\n", checkIcon(ios.Colors(), c.Status), escText(c.Message))
+			}
+		}
+		if len(allowlistChecks) > 0 {
+			fmt.Fprintf(w, "\n%s\n", cs.Bold("Allowlist"))
+			for _, c := range allowlistChecks {
+				fmt.Fprintf(w, "  %s %s\n", checkIcon(cs, c.Status), escText(c.Message))
 			}
 		}
 		fmt.Fprintln(w)

@@ -38,6 +38,8 @@ consent per (event, command), kept in shell-hooks-allowlist.json.`,
 		newCmdRunEvent(f, nil),
 		newCmdDiff(f, nil),
 		newCmdDoctor(f, nil),
+		newCmdApprovals(f, nil),
+		newCmdPrune(f, nil),
 	)
 	return cmd
 }

@@ -80,7 +80,7 @@ type commandJSON struct {
 }
 
 func commandOf(s hooks.Spec) commandJSON {
-	return commandJSON{Command: s.Shown(), CommandExpanded: nullableString(s.Expanded()), CommandHasSecret: s.SecretVars}
+	return commandJSON{Command: s.Shown(), CommandExpanded: nullableString(s.Expanded()), CommandHasSecret: s.HasSecret()}
 }
 
 // whereJSON is what every --json object carries (SPEC §1): the HERMES_HOME

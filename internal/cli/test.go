@@ -201,7 +201,7 @@ func dryRun(ios *iostreams.IOStreams, e *hooks.Engine, event, tool string, wire 
 			DryRun: true, Payload: wire, Hooks: []dryHookJSON{}, Diagnostics: e.Diagnostics()}
 		for _, h := range hs {
 			argv := nonNil(h.Argv)
-			if h.SecretVars {
+			if h.HasSecret() {
 				argv = nil
 			}
 			out.Hooks = append(out.Hooks, dryHookJSON{"shell", commandOf(h.Spec), argv, h.Approved, h.Timeout})

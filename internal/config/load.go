@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -49,15 +50,16 @@ type Expansion struct {
 	Vars    []string
 }
 
-// SecretVar reports whether any variable expanded into the value has a
-// name that says it holds a secret.
-func (x Expansion) SecretVar() bool {
+// SecretVars are the variables expanded into the value whose name says
+// they hold a secret.
+func (x Expansion) SecretVars() []string {
+	var out []string
 	for _, v := range x.Vars {
-		if IsSecretName(v) {
-			return true
+		if IsSecretName(v) && !slices.Contains(out, v) {
+			out = append(out, v)
 		}
 	}
-	return false
+	return out
 }
 
 // IsSecretName reports whether a variable name suggests a secret: it

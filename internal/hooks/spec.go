@@ -25,12 +25,12 @@ type Spec struct {
 	Index   int    // position in the event's list, counting skipped entries
 	Command string // trimmed, ${VAR} expanded: what runs and what the allowlist holds
 	// Written is the command as written in the config, trimmed, when
-	// ${VAR} expansion changed it ("" otherwise); SecretVars says a
-	// variable with a secret's name (TOKEN, KEY, ...) went into it.
-	Written    string
-	SecretVars bool
-	Matcher    *Matcher
-	Timeout    int
+	// ${VAR} expansion changed it ("" otherwise); Secrets are the
+	// variables with a secret's name (TOKEN, KEY, ...) that went into it.
+	Written string
+	Secrets []string
+	Matcher *Matcher
+	Timeout int
 	// TimeoutSet: the entry gave a usable timeout (possibly clamped to
 	// MaxTimeout); false when the default applies.
 	TimeoutSet bool
@@ -52,11 +52,15 @@ func (s Spec) Shown() string {
 // Expanded is the command after expansion when it differs from what was
 // written and no secret went into it, else "" (--json command_expanded).
 func (s Spec) Expanded() string {
-	if s.Written == "" || s.SecretVars {
+	if s.Written == "" || s.HasSecret() {
 		return ""
 	}
 	return s.Command
 }
+
+// HasSecret reports whether a variable named like a secret went into the
+// command.
+func (s Spec) HasSecret() bool { return len(s.Secrets) > 0 }
 
 // Names reports whether cmd names this hook's command, as written or as
 // expanded: accept, revoke and diff take either form.
@@ -230,7 +234,7 @@ func (p *parser) entry(ev Event, i int, item *yaml.Node) (Spec, bool) {
 	s.Command = strings.TrimSpace(cv.Str)
 	if x, ok := p.written(cmd.Value, cv); ok {
 		if w := strings.TrimSpace(x.Written); w != s.Command {
-			s.Written, s.SecretVars = w, x.SecretVar()
+			s.Written, s.Secrets = w, x.SecretVars()
 		}
 	}
 

@@ -32,9 +32,9 @@ hooks:
 	}
 	for i, w := range want {
 		s := p.Specs[i]
-		if s.Command != w.command || s.Shown() != w.shown || s.Expanded() != w.expanded || s.SecretVars != w.secret {
+		if s.Command != w.command || s.Shown() != w.shown || s.Expanded() != w.expanded || s.HasSecret() != w.secret {
 			t.Errorf("spec %d: command %q shown %q expanded %q secret %v; want %q %q %q %v",
-				i, s.Command, s.Shown(), s.Expanded(), s.SecretVars, w.command, w.shown, w.expanded, w.secret)
+				i, s.Command, s.Shown(), s.Expanded(), s.HasSecret(), w.command, w.shown, w.expanded, w.secret)
 		}
 		if !s.Names(w.command) || !s.Names(w.shown) || s.Names("/h/other.sh") {
 			t.Errorf("spec %d: Names does not take exactly both forms", i)

@@ -93,6 +93,9 @@ func acceptRun(cmd *cobra.Command, opts *acceptOptions) error {
 	if err != nil {
 		return err
 	}
+	if err := s.Loc.CheckWritable(); err != nil {
+		return err
+	}
 	ios := opts.f.IO
 	list, warnings, err := s.Store.Read()
 	if err != nil {

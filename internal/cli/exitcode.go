@@ -64,6 +64,7 @@ func HandleError(io *iostreams.IOStreams, err error) int {
 	var profile *config.ProfileError
 	var missingConfig *config.ConfigNotFoundError
 	var fileErr *config.FileError
+	var homeMissing *config.HomeMissingError
 	switch {
 	case errors.As(err, &exitErr):
 		return exitErr.Code
@@ -77,7 +78,7 @@ func HandleError(io *iostreams.IOStreams, err error) int {
 		fmt.Fprintln(io.ErrOut, "Run 'hermes --help' for usage.")
 		return ExitUsage
 	case errors.As(err, &syntax), errors.As(err, &profile), errors.As(err, &missingConfig),
-		errors.As(err, &fileErr):
+		errors.As(err, &fileErr), errors.As(err, &homeMissing):
 		fmt.Fprintf(io.ErrOut, "%s %s\n", cs.FailureIcon(), escText(err.Error()))
 		return ExitUsage
 	}

@@ -120,6 +120,12 @@ func (p *payloadFlags) begin(cmd *cobra.Command, f *Factory, event string, real 
 	if err != nil {
 		return nil, err
 	}
+	// A real firing records approvals, snapshots and the audit log.
+	if real && !p.DryRun {
+		if err := e.Loc.CheckWritable(); err != nil {
+			return nil, err
+		}
+	}
 	given, warnings, err := p.read(f.IO.In)
 	if err != nil {
 		return nil, err

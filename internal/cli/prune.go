@@ -57,6 +57,11 @@ func pruneRun(cmd *cobra.Command, opts *pruneOptions) error {
 	if err != nil {
 		return err
 	}
+	if !opts.DryRun {
+		if err := s.Loc.CheckWritable(); err != nil {
+			return err
+		}
+	}
 	ios := opts.f.IO
 	// First what would go, for the question and for --dry-run.
 	stale, warnings, err := s.PruneStale(true)

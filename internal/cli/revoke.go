@@ -51,6 +51,9 @@ func revokeRun(cmd *cobra.Command, opts *revokeOptions) error {
 	if err != nil {
 		return err
 	}
+	if err := loc.CheckWritable(); err != nil {
+		return err
+	}
 	ios := opts.f.IO
 	removed := 0
 	store := opts.f.Store(cmd, loc.Home)

@@ -44,6 +44,35 @@ type Location struct {
 	Profile    string   // "default" outside profiles
 	ConfigPath string   // "" when no config file was found
 	Searched   []string // config paths looked at, in order
+	// HomeSource names what chose Home when it was named explicitly
+	// ("--home", "HERMES_HOME", "--profile"); "" for ~/.hermes and the
+	// active_profile file, which hermes may create on demand.
+	HomeSource string
+}
+
+// HomeMissingError says a HERMES_HOME named explicitly does not exist: a
+// typo must not create a new home (SPEC §13 rule 16). The CLI maps it to
+// exit code 2.
+type HomeMissingError struct {
+	Path   string
+	Source string
+}
+
+func (e *HomeMissingError) Error() string {
+	return fmt.Sprintf("HERMES_HOME %s (from %s) does not exist, and a home named explicitly is never created: check the path, or create it first (mkdir -p %s)",
+		e.Path, e.Source, e.Path)
+}
+
+// CheckWritable is called before anything is written into Home: a home
+// named explicitly must exist (a folder); ~/.hermes is created on demand.
+func (loc *Location) CheckWritable() error {
+	if loc.HomeSource == "" {
+		return nil
+	}
+	if fi, err := os.Stat(loc.Home); err != nil || !fi.IsDir() {
+		return &HomeMissingError{Path: loc.Home, Source: loc.HomeSource}
+	}
+	return nil
 }
 
 // ProfileError says a selected profile cannot be used. The CLI maps it to
@@ -115,8 +144,10 @@ func Locate(r Request) (*Location, error) {
 	switch envHome, _ := env("HERMES_HOME"); {
 	case r.HomeFlag != "":
 		loc.Root = expandTilde(r.HomeFlag, r.UserHome)
+		loc.HomeSource = "--home"
 	case strings.TrimSpace(envHome) != "":
 		loc.Root = filepath.Clean(envHome)
+		loc.HomeSource = "HERMES_HOME"
 	default:
 		explicitRoot = false
 		if r.UserHome == "" {
@@ -141,6 +172,9 @@ func Locate(r Request) (*Location, error) {
 			return nil, err
 		}
 		loc.Home, loc.Profile = home, name
+		if source == "--profile" {
+			loc.HomeSource = source
+		}
 	}
 
 	if err := loc.findConfig(r); err != nil {

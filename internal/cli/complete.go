@@ -49,9 +49,11 @@ func completeCommands(f *Factory) func(*cobra.Command, []string, string) ([]stri
 		seen := map[string]bool{}
 		var out []string
 		for _, spec := range s.Parsed.Specs {
-			if !seen[spec.Command] {
-				seen[spec.Command] = true
-				out = append(out, spec.Command)
+			// As written: an expanded secret must not land on the
+			// command line (accept and diff take either form).
+			if c := spec.Shown(); !seen[c] {
+				seen[c] = true
+				out = append(out, c)
 			}
 		}
 		return filterPrefix(out, toComplete), cobra.ShellCompDirectiveNoFileComp
@@ -73,12 +75,28 @@ func completeApprovedCommands(f *Factory) func(*cobra.Command, []string, string)
 		if err != nil {
 			return nil, cobra.ShellCompDirectiveNoFileComp
 		}
+		// Entries of configured hooks are offered as written (revoke takes
+		// either form), so an expanded secret is not put on the command
+		// line. Others as stored: that is the string revoke removes.
+		shown := func(e allowlist.Entry) string { return e.Command }
+		if s, err := hooks.Load(f.request()); err == nil {
+			written := map[allowlist.Key]string{}
+			for _, spec := range s.Parsed.Specs {
+				written[allowlist.Key{Event: spec.Event, Command: spec.Command}] = spec.Shown()
+			}
+			shown = func(e allowlist.Entry) string {
+				if w, ok := written[e.Key()]; ok {
+					return w
+				}
+				return e.Command
+			}
+		}
 		seen := map[string]bool{}
 		var out []string
 		for _, e := range list.Approvals {
-			if !seen[e.Command] {
-				seen[e.Command] = true
-				out = append(out, e.Command)
+			if c := shown(e); !seen[c] {
+				seen[c] = true
+				out = append(out, c)
 			}
 		}
 		return filterPrefix(out, toComplete), cobra.ShellCompDirectiveNoFileComp

@@ -74,8 +74,8 @@ func pruneRun(cmd *cobra.Command, opts *pruneOptions) error {
 			return usageErrorf("removing %d stale allowlist entry(ies) off a terminal needs --yes (see them with --dry-run)", len(stale))
 		}
 		w := ios.PromptOut()
-		for _, e := range stale {
-			fmt.Fprintf(w, "  %s  %s\n", esc(e.Event), esc(s.ShownEntry(e)))
+		for i, shown := range s.ShownEntries(stale) {
+			fmt.Fprintf(w, "  %s  %s\n", esc(stale[i].Event), esc(shown))
 		}
 		ok, err := opts.f.Prompter.Confirm(fmt.Sprintf("Remove %d stale allowlist entry(ies)?", len(stale)), "", false)
 		if err != nil {
@@ -104,8 +104,8 @@ func pruneRun(cmd *cobra.Command, opts *pruneOptions) error {
 		if opts.DryRun {
 			out.Removed = 0
 		}
-		for _, e := range gone {
-			out.Entries = append(out.Entries, prunedEntryJSON{e.Event, s.ShownEntry(e)})
+		for i, shown := range s.ShownEntries(gone) {
+			out.Entries = append(out.Entries, prunedEntryJSON{gone[i].Event, shown})
 		}
 		return writeJSON(ios.Out, out)
 	}
@@ -121,8 +121,8 @@ func pruneRun(cmd *cobra.Command, opts *pruneOptions) error {
 	default:
 		fmt.Fprintf(w, "%s Removed %d stale allowlist %s:\n", cs.SuccessIcon(), len(gone), entriesNoun(len(gone)))
 	}
-	for _, e := range gone {
-		fmt.Fprintf(w, "  %s  %s\n", esc(e.Event), esc(s.ShownEntry(e)))
+	for i, shown := range s.ShownEntries(gone) {
+		fmt.Fprintf(w, "  %s  %s\n", esc(gone[i].Event), esc(shown))
 	}
 	return nil
 }

@@ -25,21 +25,41 @@ func (a Approval) Stale() bool { return a.Hook == nil }
 
 // Shown is the entry's command as reports show it: as written in the config
 // when a configured hook has it (an expanded secret is not printed), else
-// as stored (see shownEntry).
+// as stored (see namer).
 func (a Approval) Shown() string { return a.shown }
 
-// shownEntry is how an entry's command is shown. A stale entry left by a
+// namer shows allowlist entries' commands. A stale entry left by a
 // rotated secret (the config's command expands to something else now)
 // holds the old secret: when a configured command of its event, as
-// written, matches it with its ${VAR}s standing for anything, it is shown
-// in that written form instead.
-func (s *Setup) shownEntry(e allowlist.Entry, configured map[allowlist.Key]Spec) string {
-	if spec, ok := configured[e.Key()]; ok {
+// written with a secret, matches it with its ${VAR}s standing for
+// anything, it is shown in that written form instead.
+type namer struct {
+	configured map[allowlist.Key]Spec
+	secret     []secretPattern
+}
+
+type secretPattern struct {
+	event, written string
+	re             *regexp.Regexp
+}
+
+func (s *Setup) namer() *namer {
+	n := &namer{configured: s.configured()}
+	for _, spec := range s.Parsed.Specs {
+		if spec.HasSecret() {
+			n.secret = append(n.secret, secretPattern{spec.Event, spec.Written, writtenPattern(spec.Written)})
+		}
+	}
+	return n
+}
+
+func (n *namer) shown(e allowlist.Entry) string {
+	if spec, ok := n.configured[e.Key()]; ok {
 		return spec.Shown()
 	}
-	for _, spec := range s.Parsed.Specs {
-		if spec.Event == e.Event && spec.HasSecret() && writtenPattern(spec.Written).MatchString(e.Command) {
-			return spec.Written
+	for _, p := range n.secret {
+		if p.event == e.Event && p.re.MatchString(e.Command) {
+			return p.written
 		}
 	}
 	return e.Command
@@ -70,11 +90,11 @@ var envRefPattern = regexp.MustCompile(`\$\{(?:env:)?[A-Za-z_][A-Za-z0-9_]*\}`)
 // Approvals are every well-formed entry of list, in file order, with its
 // configured hook, if any, and the drift of its script now.
 func (s *Setup) Approvals(list *allowlist.List) []Approval {
-	configured := s.configured()
+	n := s.namer()
 	out := make([]Approval, 0, len(list.Approvals))
 	for _, e := range list.Approvals {
-		a := Approval{Entry: e, shown: s.shownEntry(e, configured)}
-		if spec, ok := configured[e.Key()]; ok {
+		a := Approval{Entry: e, shown: n.shown(e)}
+		if spec, ok := n.configured[e.Key()]; ok {
 			a.Hook = &spec
 		}
 		a.Drift = s.driftOf(e)
@@ -144,11 +164,11 @@ func (s *Setup) PruneStale(dryRun bool) ([]allowlist.Entry, []string, error) {
 // allowlist then stores in clear (warn). Neither is a problem.
 func (s *Setup) AllowlistChecks(list *allowlist.List) []Check {
 	var out []Check
-	configured := s.configured()
+	n := s.namer()
 	var stale []string
 	for _, e := range list.Approvals {
-		if _, ok := configured[e.Key()]; !ok {
-			stale = append(stale, fmt.Sprintf("%s %s", e.Event, s.shownEntry(e, configured)))
+		if _, ok := n.configured[e.Key()]; !ok {
+			stale = append(stale, fmt.Sprintf("%s %s", e.Event, n.shown(e)))
 		}
 	}
 	if len(stale) > 0 {
@@ -168,5 +188,12 @@ func (s *Setup) AllowlistChecks(list *allowlist.List) []Check {
 	return out
 }
 
-// ShownEntry is how an allowlist entry's command is shown (see shownEntry).
-func (s *Setup) ShownEntry(e allowlist.Entry) string { return s.shownEntry(e, s.configured()) }
+// ShownEntries returns how each entry's command is shown (see namer).
+func (s *Setup) ShownEntries(es []allowlist.Entry) []string {
+	n := s.namer()
+	out := make([]string, len(es))
+	for i, e := range es {
+		out[i] = n.shown(e)
+	}
+	return out
+}

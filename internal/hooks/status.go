@@ -1,6 +1,7 @@
 package hooks
 
 import (
+	"errors"
 	"path/filepath"
 
 	"github.com/hermes-hooks/hermes/internal/allowlist"
@@ -41,6 +42,11 @@ func (h *ShellHook) Blocked() bool {
 func (s *Setup) Inspect(spec Spec, list *allowlist.List) ShellHook {
 	h := ShellHook{Spec: spec}
 	h.Argv, h.ParseErr = shell.Argv(spec.Command, s.UserHome)
+	var pe *shell.ParseError
+	if errors.As(h.ParseErr, &pe) && spec.Written != "" {
+		// Named as written: the expansion may hold a secret (rule 11).
+		h.ParseErr = &shell.ParseError{Command: spec.Shown(), Reason: pe.Reason}
+	}
 	if h.ParseErr == nil {
 		h.Script, h.FirstWord = shell.ResolveScript(h.Argv, s.UserHome)
 		h.ExecErr = shell.CheckExecutable(h.Script, h.FirstWord)

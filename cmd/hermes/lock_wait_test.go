@@ -138,3 +138,54 @@ func TestLockTimeoutFlagRefusesNonsense(t *testing.T) {
 		}
 	}
 }
+
+// A payload read from a stdin that never ends (a pipe whose writer stays)
+// gives way to SIGTERM too.
+func TestPayloadFromStdinObeysSignals(t *testing.T) {
+	t.Parallel()
+	home := newHome(t, oneHookConfig, map[string]string{"hook.sh": firingHook})
+	bin, err := exec.LookPath("hermes")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// --verbose: the last line it prints before reading the payload says
+	// the signal handler is in place and the read comes next.
+	cmd := exec.Command(bin, "--verbose", "hooks", "test", "on_session_start", "-")
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "HERMES_HOME=" + filepath.Join(home, ".hermes"), "NO_COLOR=1"}
+	stdin, err := cmd.StdinPipe() // never closed until the test ends
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stdin.Close()
+	stderrPipe, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill() })
+	if _, err := stdin.Write([]byte(`{"session_id": `)); err != nil {
+		t.Fatal(err)
+	}
+	stderr := bufio.NewReader(stderrPipe)
+	for {
+		line, err := stderr.ReadString('\n')
+		if err != nil {
+			t.Fatalf("hermes ended before reading the payload: %v", err)
+		}
+		if strings.HasPrefix(line, "hermes: allowlist ") {
+			break
+		}
+	}
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	rest, _ := stderr.ReadString(0)
+	if code := exitCode(t, cmd.Wait()); code != 130 {
+		t.Errorf("exit %d, want 130; stderr: %s", code, rest)
+	}
+	if fired(home) {
+		t.Error("the hook ran after the interrupt")
+	}
+}

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -126,7 +127,11 @@ func (p *payloadFlags) begin(cmd *cobra.Command, f *Factory, event string, real 
 			return nil, err
 		}
 	}
-	given, warnings, err := p.read(f.IO.In)
+	var ctx context.Context // nil: a test calling without a command
+	if cmd != nil {
+		ctx = cmd.Context()
+	}
+	given, warnings, err := p.read(interruptible(ctx, f.IO.In))
 	if err != nil {
 		return nil, err
 	}
@@ -151,3 +156,36 @@ func (fr *firing) fields(p *payloadFlags, synthetic bool) *pyjson.Object {
 	}
 	return fields
 }
+
+// interruptible makes a read of in end with the context (Ctrl-C, SIGTERM)
+// even while nothing arrives on it: a payload piped from a process that
+// never finishes must not keep hermes from exiting (SPEC §13 rule 12). The
+// read itself goes on in a goroutine until the process exits.
+func interruptible(ctx context.Context, in io.Reader) io.Reader {
+	if ctx == nil {
+		return in
+	}
+	return readerFunc(func(b []byte) (int, error) {
+		type result struct {
+			n   int
+			err error
+		}
+		buf := make([]byte, len(b))
+		done := make(chan result, 1)
+		go func() {
+			n, err := in.Read(buf)
+			done <- result{n, err}
+		}()
+		select {
+		case r := <-done:
+			copy(b, buf[:r.n])
+			return r.n, r.err
+		case <-ctx.Done():
+			return 0, ctx.Err()
+		}
+	})
+}
+
+type readerFunc func([]byte) (int, error)
+
+func (f readerFunc) Read(b []byte) (int, error) { return f(b) }

@@ -56,9 +56,13 @@ type Location struct {
 type HomeMissingError struct {
 	Path   string
 	Source string
+	NotDir bool // it exists but is not a folder
 }
 
 func (e *HomeMissingError) Error() string {
+	if e.NotDir {
+		return fmt.Sprintf("HERMES_HOME %s (from %s) is not a folder: check the path", e.Path, e.Source)
+	}
 	return fmt.Sprintf("HERMES_HOME %s (from %s) does not exist, and a home named explicitly is never created: check the path, or create it first (mkdir -p %s)",
 		e.Path, e.Source, e.Path)
 }
@@ -69,8 +73,9 @@ func (loc *Location) CheckWritable() error {
 	if loc.HomeSource == "" {
 		return nil
 	}
-	if fi, err := os.Stat(loc.Home); err != nil || !fi.IsDir() {
-		return &HomeMissingError{Path: loc.Home, Source: loc.HomeSource}
+	fi, err := os.Stat(loc.Home)
+	if err != nil || !fi.IsDir() {
+		return &HomeMissingError{Path: loc.Home, Source: loc.HomeSource, NotDir: err == nil}
 	}
 	return nil
 }

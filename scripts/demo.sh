@@ -14,6 +14,10 @@ say "Every hook of the example home, none approved yet."
 run "$bin" hooks list
 say "Off a terminal, unapproved hooks are skipped with a warning."
 run "$bin" hooks run-event pre_llm_call
+say "Policy cases: what the hooks must decide, checked without approving anything."
+say "A CI job runs the same with --junit for its test report (exit 1 when a case fails)."
+run "$bin" hooks test --cases "$demo/hook-cases.yaml" --junit "$demo/hooks-junit.xml"
+run grep -c '<testcase ' "$demo/hooks-junit.xml"
 say "Approve them all (records each script's sha256 and a snapshot)."
 run "$bin" hooks accept --all --yes
 say "test runs an event's hooks on a synthetic payload merged with yours."

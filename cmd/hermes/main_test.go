@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -22,11 +23,25 @@ func TestScripts(t *testing.T) {
 		RequireExplicitExec: true,
 		RequireUniqueNames:  true,
 		UpdateScripts:       os.Getenv("UPDATE_GOLDEN") != "",
+		// [root]: the scenario can make files owned by another user.
+		Condition: func(cond string) (bool, error) {
+			if cond == "root" {
+				return os.Geteuid() == 0, nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
+		},
 		Setup: func(env *testscript.Env) error {
 			home := filepath.Join(env.WorkDir, "home")
 			env.Setenv("HOME", home)
 			env.Setenv("HERMES_HOME", filepath.Join(home, ".hermes"))
 			env.Setenv("NO_COLOR", "")
+			// The bundled example home (make demo), for scenarios that run
+			// on a copy of it.
+			examples, err := filepath.Abs(filepath.Join("..", "..", "examples"))
+			if err != nil {
+				return err
+			}
+			env.Setenv("EXAMPLES", examples)
 			return os.MkdirAll(filepath.Join(home, ".hermes"), 0o755)
 		},
 	})

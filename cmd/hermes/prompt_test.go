@@ -223,9 +223,13 @@ func TestPromptAcceptPicksOne(t *testing.T) {
 	// not the approved, unchanged hook.
 	for _, want := range []string{
 		credentialsWarning,
-		"~/.hermes/changed.sh --verbose (on_session_start) changed since approval:",
+		"on_session_start  ~/.hermes/changed.sh --verbose  [modified since approval]  script: " + filepath.Join(dir, "changed.sh"),
+		"What changed since approval:",
 		"-# old line",
 		"+# new line",
+		// A first approval shows the script: its hash and first lines.
+		"sha256:  " + sha256Of(t, filepath.Join(dir, "fresh.sh")),
+		"│ #!/bin/sh",
 		"? Approve which hooks?",
 		"> [ ]  " + changedOption,
 		"  [x]  " + freshOption,

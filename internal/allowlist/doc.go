@@ -15,8 +15,10 @@
 //     is written as null (not left out) so the shape of our entries is stable.
 //     approved_via is left out when empty.
 //   - Replacing an entry (Approve) carries the old entry's unknown keys over.
-//   - When (event, command) appears more than once, the last entry wins: it is
-//     the most recent approval, since approving appends.
+//   - When (event, command) appears more than once, the first entry counts
+//     (its approved_at, recorded mtime and sha256), because the agent's lookup
+//     stops at the first match (SPEC §14). Approving removes every entry for
+//     the pair, so a file written here never holds two.
 //   - A file that is not valid UTF-8 is treated like invalid JSON (read as
 //     empty, kept aside before the next write), since rewriting it would
 //     replace bytes the user had.

@@ -84,7 +84,7 @@ func (e Entry) MtimeAtApproval() (t time.Time, ok bool) {
 func NewEntry(event, command, via string, fp Fingerprint, now time.Time) Entry {
 	e := Entry{Event: event, Command: command, ApprovedAt: FormatTime(now), ApprovedVia: via}
 	if !fp.Mtime.IsZero() {
-		m := FormatTime(fp.Mtime)
+		m := MtimeString(fp.Mtime)
 		e.ScriptMtime = &m
 	}
 	if fp.Err == nil {
@@ -125,8 +125,43 @@ func ParseTime(s string) (time.Time, bool) {
 	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) || math.Abs(f) > 1e12 {
 		return time.Time{}, false
 	}
-	sec := math.Floor(f)
-	return time.Unix(int64(sec), int64(math.Round((f-sec)*1e9))).UTC(), true
+	return fromTimestamp(f), true
+}
+
+// MtimeString is the script_mtime_at_approval the agent computes for a
+// file whose modification time is t:
+// datetime.fromtimestamp(os.stat(p).st_mtime, tz=utc), written with a Z.
+// The agent compares these strings exactly, so an approval recorded here
+// must spell the same instant the same way (SPEC §14).
+func MtimeString(t time.Time) string { return FormatTime(AgentMtime(t)) }
+
+// AgentMtime is the instant the agent sees for a file modified at t: the
+// float st_mtime CPython builds from the stat's seconds and nanoseconds,
+// rounded to the microsecond as datetime.fromtimestamp does.
+func AgentMtime(t time.Time) time.Time {
+	// CPython's fill_time: sec + nsec * 1e-9, in doubles. The conversions
+	// stop Go from fusing the multiply and the add (it may on arm64), which
+	// would round once instead of twice and differ in the last bit.
+	return fromTimestamp(float64(t.Unix()) + float64(float64(t.Nanosecond())*1e-9))
+}
+
+// fromTimestamp follows CPython's _PyTime_DoubleToDenominator with
+// _PyTime_ROUND_HALF_EVEN, which datetime.fromtimestamp uses: split the
+// float into whole and fractional seconds, scale the fraction to
+// microseconds, round half to even, and carry a full second
+// (1700000000.999999999 → …:21).
+func fromTimestamp(f float64) time.Time {
+	whole, frac := math.Modf(f)
+	us := math.RoundToEven(float64(frac * 1e6))
+	switch {
+	case us >= 1e6:
+		us -= 1e6
+		whole++
+	case us < 0:
+		us += 1e6
+		whole--
+	}
+	return time.Unix(int64(whole), int64(us)*1000).UTC()
 }
 
 // object returns the entry as the JSON object to write.

@@ -133,10 +133,34 @@ func TestFindApproveRevoke(t *testing.T) {
 	}
 }
 
-func TestDuplicatePairLastWinsAndApproveRemovesAll(t *testing.T) {
+// The agent stops at the first entry for a pair: its approved_at, mtime and
+// sha256 are the ones that count (SPEC §14).
+func TestDuplicatePairFirstWinsAndApproveRemovesAll(t *testing.T) {
+	l := mustDecode(t, `{"approvals": [
+		{"event": "a", "command": "c", "approved_at": "1", "script_mtime_at_approval": "2026-01-01T00:00:00Z", "script_sha256_at_approval": "aa"},
+		{"event": "b", "command": "c", "approved_at": "x"},
+		{"event": "a", "command": "c", "approved_at": "2", "script_mtime_at_approval": "2026-02-02T00:00:00Z", "script_sha256_at_approval": "bb"}]}`)
+	e, _ := l.Find("a", "c")
+	if e.ApprovedAt != "1" || e.ScriptSHA256 != "aa" || *e.ScriptMtime != "2026-01-01T00:00:00Z" {
+		t.Errorf("Find returned %+v, want the first entry", e)
+	}
+	if e, _ := l.Find("b", "c"); e.ApprovedAt != "x" {
+		t.Errorf("Find(b) returned %q", e.ApprovedAt)
+	}
+	l.Revoke("zzz") // a no-op change must not disturb the index
+	l.Approve(Entry{Event: "a", Command: "c", ApprovedAt: "3"})
+	if len(l.Approvals) != 2 || l.Approvals[1].ApprovedAt != "3" || l.Approvals[0].Event != "b" {
+		t.Errorf("after Approve: %+v", l.Approvals)
+	}
+	if e, _ := l.Find("a", "c"); e.ApprovedAt != "3" {
+		t.Errorf("after Approve Find returned %q", e.ApprovedAt)
+	}
+}
+
+func TestDuplicatePairFirstWinsAfterAppend(t *testing.T) {
 	l := mustDecode(t, `{"approvals": [{"event": "a", "command": "c", "approved_at": "1"}, {"event": "a", "command": "c", "approved_at": "2"}]}`)
-	if e, _ := l.Find("a", "c"); e.ApprovedAt != "2" {
-		t.Errorf("Find returned %q, want the last entry", e.ApprovedAt)
+	if e, _ := l.Find("a", "c"); e.ApprovedAt != "1" {
+		t.Errorf("Find returned %q, want the first entry", e.ApprovedAt)
 	}
 	l.Approve(Entry{Event: "a", Command: "c", ApprovedAt: "3"})
 	if len(l.Approvals) != 1 || l.Approvals[0].ApprovedAt != "3" {

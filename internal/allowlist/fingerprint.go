@@ -68,6 +68,10 @@ func (f *Fingerprinter) Of(path string) Fingerprint {
 	return c.fp
 }
 
+// FingerprintNow hashes the script at path now, bypassing every cache: what
+// a decision to run or approve a hook must use.
+func FingerprintNow(path string) Fingerprint { return fingerprintFile(path) }
+
 // fingerprintFile streams the file through sha256, so a huge script costs
 // a buffer, not its size, and keeps the bytes only up to MaxSnapshot.
 func fingerprintFile(path string) Fingerprint {
@@ -139,15 +143,23 @@ const (
 )
 
 // DriftOf compares an approval with the script's fingerprint now. A script
-// that cannot be read is missing whatever was recorded. Mtimes are equal
-// when they differ by less than a microsecond, the precision they are
-// recorded with: our records truncate, Python's datetime rounds a float.
+// that cannot be read is missing whatever was recorded.
+//
+// The mtimes are compared as the agent compares them: the recorded value
+// against the one the agent computes now (MtimeString), to the microsecond.
+// A value written by an older hermes, which truncated instead of rounding,
+// therefore differs for about half of all files — and so it does for the
+// agent, which reports "script modified since approval" for it. With a
+// sha256 that is `touched` (harmless; re-approving refreshes it); without
+// one it is `modified`, as in the agent. Other spellings of the same
+// instant (an offset, seconds as a number) count as equal.
 func DriftOf(e Entry, fp Fingerprint) Drift {
 	if fp.Err != nil {
 		return DriftMissing
 	}
 	recorded, hasMtime := e.MtimeAtApproval()
-	sameMtime := hasMtime && absDuration(fp.Mtime.Sub(recorded)) < time.Microsecond
+	now := AgentMtime(fp.Mtime)
+	sameMtime := hasMtime && recorded.Truncate(time.Microsecond).Equal(now)
 	if e.ScriptSHA256 != "" {
 		switch {
 		case e.ScriptSHA256 != fp.SHA256:
@@ -162,15 +174,8 @@ func DriftOf(e Entry, fp Fingerprint) Drift {
 		return DriftUnknown
 	case sameMtime:
 		return DriftUnchanged
-	case fp.Mtime.After(recorded):
+	case now.After(recorded):
 		return DriftModified
 	}
 	return DriftUnknown
-}
-
-func absDuration(d time.Duration) time.Duration {
-	if d < 0 {
-		return -d
-	}
-	return d
 }

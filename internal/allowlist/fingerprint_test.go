@@ -25,7 +25,8 @@ func TestDriftTable(t *testing.T) {
 	mtime := time.Date(2026, 11, 28, 9, 0, 0, 123456789, time.UTC)
 	shaA, shaB := shaOf([]byte("a")), shaOf([]byte("b"))
 	now := Fingerprint{SHA256: shaA, Mtime: mtime}
-	ours := strp(FormatTime(mtime))                    // truncated: .123456
+	ours := strp(MtimeString(mtime))                   // rounded like the agent: .123457Z
+	old := strp("2026-11-28T09:00:00.123456Z")         // what hermes wrote before: truncated
 	python := strp("2026-11-28T09:00:00.123457+00:00") // datetime rounds
 	for _, tc := range []struct {
 		name  string
@@ -34,6 +35,8 @@ func TestDriftTable(t *testing.T) {
 		drift Drift
 	}{
 		{"sha and mtime equal", Entry{ScriptSHA256: shaA, ScriptMtime: ours}, now, DriftUnchanged},
+		{"sha equal, old truncated mtime: the agent sees drift too", Entry{ScriptSHA256: shaA, ScriptMtime: old}, now, DriftTouched},
+		{"agent: old truncated mtime is drift for the agent", Entry{ScriptMtime: old}, now, DriftModified},
 		{"sha equal, mtime differs", Entry{ScriptSHA256: shaA, ScriptMtime: strp("2026-11-28T09:00:00Z")}, now, DriftTouched},
 		{"sha equal, no mtime", Entry{ScriptSHA256: shaA}, now, DriftUnchanged},
 		{"sha equal, mtime unreadable", Entry{ScriptSHA256: shaA, ScriptMtime: strp("?")}, now, DriftUnchanged},
@@ -42,7 +45,7 @@ func TestDriftTable(t *testing.T) {
 		{"no script path", Entry{}, Fingerprint{Err: ErrNoScript}, DriftMissing},
 		{"agent: mtime equal", Entry{ScriptMtime: python}, now, DriftUnchanged},
 		{"agent: our format equal", Entry{ScriptMtime: ours}, now, DriftUnchanged},
-		{"agent: epoch number equal", Entry{ScriptMtime: strp(fmt.Sprintf("%.6f", float64(mtime.UnixNano())/1e9))}, now, DriftUnchanged},
+		{"agent: epoch number equal", Entry{ScriptMtime: strp(fmt.Sprintf("%.9f", float64(mtime.UnixNano())/1e9))}, now, DriftUnchanged},
 		{"agent: mtime later now", Entry{ScriptMtime: strp("2026-11-28T08:59:59.123457+00:00")}, now, DriftModified},
 		{"agent: 1µs later now", Entry{ScriptMtime: strp("2026-11-28T09:00:00.123455Z")}, now, DriftModified},
 		{"agent: mtime earlier now", Entry{ScriptMtime: strp("2026-11-28T09:00:01Z")}, now, DriftUnknown},
@@ -76,7 +79,7 @@ func TestDriftOfRealScript(t *testing.T) {
 
 	write(body, past)
 	e := NewEntry("pre_tool_call", script, ViaAccept, NewFingerprinter().Of(script), fixedNow)
-	if e.ScriptSHA256 != shaOf(body) || *e.ScriptMtime != "2026-11-28T09:00:00.123456Z" {
+	if e.ScriptSHA256 != shaOf(body) || *e.ScriptMtime != "2026-11-28T09:00:00.123457Z" {
 		t.Fatalf("recorded %s %s", e.ScriptSHA256, *e.ScriptMtime)
 	}
 	agent := Entry{Event: e.Event, Command: e.Command, ScriptMtime: e.ScriptMtime} // no sha

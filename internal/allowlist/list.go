@@ -37,8 +37,8 @@ type oddItem struct {
 	value json.RawMessage
 }
 
-// Index maps each (event, command) to the position of its last entry in
-// Approvals.
+// Index maps each (event, command) to the position of its first entry in
+// Approvals: the one the agent finds (SPEC §14).
 type Index map[Key]int
 
 // Index returns a lookup table of the approvals (not to be modified), built
@@ -54,7 +54,9 @@ func (l *List) Index() Index {
 	}
 	idx := make(Index, len(l.Approvals))
 	for i, e := range l.Approvals {
-		idx[e.Key()] = i
+		if _, dup := idx[e.Key()]; !dup {
+			idx[e.Key()] = i
+		}
 	}
 	l.index, l.indexLen, l.indexAt = idx, len(l.Approvals), first
 	return idx

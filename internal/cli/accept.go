@@ -2,12 +2,16 @@ package cli
 
 import (
 	"fmt"
+	"math"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/hermes-hooks/hermes/internal/allowlist"
 	"github.com/hermes-hooks/hermes/internal/hooks"
+	"github.com/hermes-hooks/hermes/internal/iostreams"
+	"github.com/hermes-hooks/hermes/internal/shell"
 )
 
 type acceptOptions struct {
@@ -18,6 +22,7 @@ type acceptOptions struct {
 	Yes     bool
 	Force   bool
 	SHA256  string
+	Show    bool
 	JSON    bool
 }
 
@@ -45,8 +50,16 @@ this needs --yes.`,
 			if opts.All && opts.Command != "" {
 				return usageErrorf("give either COMMAND or --all, not both")
 			}
-			if opts.Force && (opts.Command == "" || opts.Event == "") {
-				return usageErrorf("--force needs COMMAND and --event (the hook is not in the config, so its event must be named)")
+			if opts.Force {
+				if opts.Command == "" {
+					return usageErrorf("--force needs the COMMAND to approve")
+				}
+				if err := checkForcedCommand(opts.Command); err != nil {
+					return err
+				}
+			}
+			if opts.Show && (opts.Command == "" && !opts.All) {
+				return usageErrorf("--show prints the script of a COMMAND (or of every pending hook with --all)")
 			}
 			if opts.SHA256 != "" {
 				if opts.Command == "" {
@@ -69,6 +82,7 @@ this needs --yes.`,
 	fl.BoolVarP(&opts.Yes, "yes", "y", false, "do not ask (needed off a terminal)")
 	fl.BoolVar(&opts.Force, "force", false, "approve a COMMAND that is not in the config (needs --event)")
 	fl.StringVar(&opts.SHA256, "sha256", "", "approve only if the script's sha256 is `HEX`")
+	fl.BoolVar(&opts.Show, "show", false, "print the whole script(s) and exit without approving")
 	fl.BoolVar(&opts.JSON, "json", false, "print JSON (see docs/json.md)")
 	_ = cmd.RegisterFlagCompletionFunc("event", completeEvents(f))
 	cmd.ValidArgsFunction = completeCommands(f)
@@ -113,6 +127,7 @@ func acceptRun(cmd *cobra.Command, opts *acceptOptions) error {
 	}
 
 	var chosen []hooks.ShellHook
+	var shownHashes []string
 	interactive := false
 	switch {
 	case opts.Command != "":
@@ -122,7 +137,7 @@ func acceptRun(cmd *cobra.Command, opts *acceptOptions) error {
 			}
 		}
 		if len(chosen) == 0 {
-			if !opts.Force {
+			if !opts.Force || opts.Event == "" {
 				where := ""
 				if opts.Event != "" {
 					where = " for event " + opts.Event
@@ -134,15 +149,19 @@ func acceptRun(cmd *cobra.Command, opts *acceptOptions) error {
 		}
 	case opts.All:
 		chosen = pending(all)
+	case opts.Show:
 	default:
 		if !ios.CanPrompt() {
 			return usageErrorf("nothing to accept: give a COMMAND or --all (off a terminal, with --yes)")
 		}
 		interactive = true
-		chosen, err = pickPending(opts.f, s, pending(all))
+		chosen, shownHashes, err = pickPending(opts.f, s, pending(all))
 		if err != nil {
 			return err
 		}
+	}
+	if opts.Show {
+		return showScripts(ios, s, chosen)
 	}
 	if len(chosen) == 0 {
 		if opts.JSON {
@@ -161,6 +180,11 @@ func acceptRun(cmd *cobra.Command, opts *acceptOptions) error {
 		return nil
 	}
 
+	if !opts.Force {
+		if err := refuseUnreadable(chosen); err != nil {
+			return err
+		}
+	}
 	if opts.SHA256 != "" {
 		for _, h := range chosen {
 			fp := s.Fingerprints.Of(h.Script)
@@ -173,18 +197,21 @@ func acceptRun(cmd *cobra.Command, opts *acceptOptions) error {
 		}
 	}
 
+	// What is recorded is what was shown (SPEC §13.6): the content the
+	// checklist or the question showed, else (--yes) what is there now, or
+	// the --sha256 pin.
+	want := make([]string, len(chosen))
+	for i := range want {
+		want[i] = opts.SHA256
+	}
+	if interactive {
+		want = shownHashes
+	}
 	if !interactive && !opts.Yes {
 		if !ios.CanPrompt() {
 			return usageErrorf("approving %d hook(s) off a terminal needs --yes (hooks run with your full user credentials)", len(chosen))
 		}
-		w := ios.PromptOut()
-		for _, h := range chosen {
-			fmt.Fprintf(w, "  %s  %s  (script: %s)\n", esc(h.Event), esc(h.Shown()), esc(orNone(h.Script)))
-			if h.Approved && h.Drift == allowlist.DriftModified {
-				fmt.Fprint(w, scriptDiff(opts.f, s, h))
-			}
-		}
-		ok, err := opts.f.Prompter.Confirm(fmt.Sprintf("Approve %d hook(s)? Commands run with your full user credentials.", len(chosen)), "", false)
+		ok, shown, err := confirmApproval(opts.f, s, chosen)
 		if err != nil {
 			return err
 		}
@@ -195,9 +222,12 @@ func acceptRun(cmd *cobra.Command, opts *acceptOptions) error {
 			}
 			return nil
 		}
+		if opts.SHA256 == "" {
+			want = shown
+		}
 	}
 
-	entries, warnings, err := s.ApprovePinned(chosen, allowlist.ViaAccept, opts.f.Now(), opts.SHA256)
+	entries, warnings, err := s.ApproveShown(chosen, allowlist.ViaAccept, opts.f.Now(), want)
 	printWarnings(ios, nil, warnings)
 	if err != nil {
 		return err
@@ -277,4 +307,120 @@ func isSHA256(s string) bool {
 		}
 	}
 	return true
+}
+
+// checkForcedCommand refuses a --force COMMAND that could never be the
+// string the agent matches: blank, with surrounding white space (the config
+// stores commands trimmed), or not splittable into words.
+func checkForcedCommand(cmd string) error {
+	switch {
+	case strings.TrimSpace(cmd) == "":
+		return usageErrorf("--force: the command is blank")
+	case strings.TrimSpace(cmd) != cmd:
+		return usageErrorf("--force: command %q has white space around it; the agent matches the trimmed string %q", cmd, strings.TrimSpace(cmd))
+	}
+	if _, err := shell.Split(cmd); err != nil {
+		return usageErrorf("--force: command %q cannot be parsed: %v", cmd, err)
+	}
+	return nil
+}
+
+// refuseUnreadable stops an approval that could pin nothing (SPEC §13.3):
+// a script that cannot be read now has no hash to record, and whatever
+// appeared there later would run as approved.
+func refuseUnreadable(hs []hooks.ShellHook) error {
+	var bad []string
+	for _, h := range hs {
+		if reason := unreadable(h); reason != "" {
+			bad = append(bad, fmt.Sprintf("%s hook %q: %s", h.Event, h.Shown(), reason))
+		}
+	}
+	if len(bad) == 0 {
+		return nil
+	}
+	return fmt.Errorf("not approved: the script cannot be read, so there is nothing to pin (fix it, or approve the command string alone with --force):\n  %s", strings.Join(bad, "\n  "))
+}
+
+// unreadable says why a hook's script cannot be hashed now, "" when it can.
+func unreadable(h hooks.ShellHook) string {
+	if h.ParseErr != nil {
+		return h.ParseErr.Error()
+	}
+	if !filepath.IsAbs(h.Script) {
+		return fmt.Sprintf("%q is not found", h.Script)
+	}
+	if fp := allowlist.FingerprintNow(h.Script); fp.Err != nil {
+		return fp.Err.Error()
+	}
+	return ""
+}
+
+// confirmApproval shows each hook and its script (its first lines, or its
+// diff for a re-approval) and asks once. It returns the hashes of what it
+// showed; when a script changed while the question was open, nothing is
+// approved, the person is told, and asked again with the new content.
+func confirmApproval(f *Factory, s *hooks.Setup, hs []hooks.ShellHook) (bool, []string, error) {
+	w := f.IO.PromptOut()
+	for {
+		shown := make([]hooks.Shown, len(hs))
+		for i, h := range hs {
+			shown[i] = s.Show(h)
+			fmt.Fprintf(w, "  %s  %s  (script: %s)\n", esc(h.Event), esc(h.Shown()), esc(orNone(h.Script)))
+			fmt.Fprint(w, renderShown(f, shown[i], "      "))
+		}
+		ok, err := f.Prompter.Confirm(fmt.Sprintf("Approve %d hook(s)? Commands run with your full user credentials.", len(hs)), "", false)
+		if err != nil || !ok {
+			return false, nil, err
+		}
+		changed := changedSince(shown)
+		if len(changed) == 0 {
+			return true, shownSHAs(shown), nil
+		}
+		fmt.Fprintf(w, "\n%s %s changed while you were reading: nothing was approved. Here is what is there now.\n\n",
+			f.IO.Colors().WarningIcon(), esc(strings.Join(changed, ", ")))
+	}
+}
+
+func changedSince(shown []hooks.Shown) []string {
+	var out []string
+	for _, sh := range shown {
+		if sh.Changed() {
+			out = append(out, sh.Hook.Script)
+		}
+	}
+	return out
+}
+
+func shownSHAs(shown []hooks.Shown) []string {
+	out := make([]string, len(shown))
+	for i, sh := range shown {
+		out[i] = sh.SHA256()
+	}
+	return out
+}
+
+// showScripts prints the whole script of each hook (escaped) and approves
+// nothing: the long form of what a first-approval prompt shows.
+func showScripts(ios *iostreams.IOStreams, s *hooks.Setup, hs []hooks.ShellHook) error {
+	w := ios.Out
+	printLocation(w, s.Loc)
+	for _, h := range hs {
+		fmt.Fprintf(w, "\n%s  %s\n  script: %s\n", esc(h.Event), esc(h.Shown()), esc(orNone(h.Script)))
+		sh := s.Show(h)
+		if sh.Fingerprint.Err != nil {
+			fmt.Fprintf(w, "  (the script cannot be read: %s)\n", esc(sh.Fingerprint.Err.Error()))
+			continue
+		}
+		fmt.Fprintf(w, "  sha256: %s\n", sh.SHA256())
+		lines, _, ok := sh.Head(math.MaxInt)
+		if !ok {
+			fmt.Fprintln(w, "  (larger than 1 MiB: not shown)")
+			continue
+		}
+		for _, l := range lines {
+			fmt.Fprintf(w, "  │ %s\n", esc(strings.TrimSuffix(l, "\n")))
+		}
+	}
+	fmt.Fprintln(w, "\nNothing approved (--show only shows).")
+	return nil
 }

@@ -84,12 +84,21 @@ func doctorRun(cmd *cobra.Command, opts *doctorOptions) error {
 	if len(e.GatewayHooks()) > 0 {
 		python, pyErr = gateway.FindPython(opts.Python, opts.f.Env)
 	}
-	reports := e.Doctor(cmd.Context(), list, opts.Parallel, python, pyErr)
+	safe := safeMode(opts.f)
+	if safe {
+		fmt.Fprintln(ios.ErrOut, "HERMES_SAFE_MODE is set: doctor runs no smoke test.")
+	}
+	reports := e.Doctor(cmd.Context(), list, hooks.DoctorOptions{Parallel: opts.Parallel, Python: python, PyErr: pyErr, SafeMode: safe})
 	allowlistChecks := e.AllowlistChecks(list)
 	if cmd.Context().Err() != nil {
 		return CancelError
 	}
-	problems := len(diags)
+	problems := 0
+	for _, d := range diags {
+		if d.Level != config.LevelInfo {
+			problems++
+		}
+	}
 	for _, r := range reports {
 		problems += r.Problems()
 	}
@@ -120,9 +129,12 @@ func doctorRun(cmd *cobra.Command, opts *doctorOptions) error {
 			fmt.Fprintln(w, "\nNo hooks configured.")
 		}
 		for _, r := range reports {
-			if r.Kind == "shell" {
+			switch r.Kind {
+			case "shell":
 				fmt.Fprintf(w, "\n%s  %s\n", cs.Cyan(esc(r.Event)), cs.Bold(esc(r.Command)))
-			} else {
+			case "home":
+				fmt.Fprintf(w, "\n%s  %s\n", cs.Cyan("home"), cs.Bold(esc(r.Name)))
+			default:
 				fmt.Fprintf(w, "\n%s  %s\n", cs.Cyan("gateway"), cs.Bold(esc(r.Name)))
 			}
 			for _, c := range r.Checks {

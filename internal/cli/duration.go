@@ -1,49 +1,61 @@
 package cli
 
 import (
-	"fmt"
+	"errors"
+	"math"
 	"strconv"
 	"strings"
 	"time"
 )
 
 // secondsValue is a duration flag that also takes a bare number of seconds
-// (SPEC §14: `--lock-timeout 5` as well as `5s` or `1m`), like the
-// config's integer seconds.
-type secondsValue struct{ d *time.Duration }
+// (--timeout 2, --timeout 2.5), as the config's timeouts are written, as
+// well as a Go duration (2s, 1m30s). pflag's own duration flag would read
+// "2" as an error, and a user who means two seconds must not have to know.
+type secondsValue time.Duration
 
-func newSecondsValue(d *time.Duration, def time.Duration) *secondsValue {
-	*d = def
-	return &secondsValue{d}
+func newSecondsValue(p *time.Duration, def time.Duration) *secondsValue {
+	*p = def
+	return (*secondsValue)(p)
 }
 
-func (v *secondsValue) Set(s string) error {
-	d, err := parseSeconds(s)
+func (d *secondsValue) Set(s string) error {
+	v, err := parseSeconds(s)
 	if err != nil {
 		return err
 	}
-	*v.d = d
+	*d = secondsValue(v)
 	return nil
 }
 
-func (v *secondsValue) String() string { return v.d.String() }
-func (v *secondsValue) Type() string   { return "duration" }
+// Type is the word the help shows after the flag when its usage names none.
+func (d *secondsValue) Type() string { return "seconds" }
 
-// parseSeconds reads a positive duration: seconds as a number, or a Go
+// String shows whole seconds as "60s" (not "1m0s"), the way a user would
+// write the default back.
+func (d *secondsValue) String() string {
+	v := time.Duration(*d)
+	if v%time.Second == 0 {
+		return strconv.FormatInt(int64(v/time.Second), 10) + "s"
+	}
+	return v.String()
+}
+
+var errSeconds = errors.New("want a number of seconds (30, 2.5) or a duration (45s, 1m30s)")
+
+// parseSeconds reads a bare number as seconds, anything else as a Go
 // duration.
 func parseSeconds(s string) (time.Duration, error) {
 	s = strings.TrimSpace(s)
-	var d time.Duration
-	if secs, err := strconv.ParseFloat(s, 64); err == nil {
-		if secs > float64(1<<62)/float64(time.Second) {
-			return 0, fmt.Errorf("%q is too long", s)
+	if f, err := strconv.ParseFloat(s, 64); err == nil {
+		if math.IsNaN(f) || math.IsInf(f, 0) || math.Abs(f) > float64(math.MaxInt64/int64(time.Second)) {
+			return 0, errSeconds
 		}
-		d = time.Duration(secs * float64(time.Second))
-	} else if d, err = time.ParseDuration(s); err != nil {
-		return 0, fmt.Errorf("%q is not a duration: give seconds (30) or a duration (30s, 1m)", s)
+		return time.Duration(math.Round(f * float64(time.Second))), nil
 	}
-	if d <= 0 {
-		return 0, fmt.Errorf("%q must be more than zero", s)
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		return 0, errSeconds
 	}
 	return d, nil
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/hermes-hooks/hermes/internal/config"
+	"github.com/hermes-hooks/hermes/internal/hooks/cases"
 	"github.com/hermes-hooks/hermes/internal/iostreams"
 )
 
@@ -61,10 +62,12 @@ func HandleError(io *iostreams.IOStreams, err error) int {
 	var exitErr *ExitError
 	var usage *UsageError
 	var syntax *config.SyntaxError
+	var refused *config.RefusedError
 	var profile *config.ProfileError
 	var missingConfig *config.ConfigNotFoundError
 	var fileErr *config.FileError
 	var homeMissing *config.HomeMissingError
+	var caseFile *cases.Error
 	switch {
 	case errors.As(err, &exitErr):
 		return exitErr.Code
@@ -77,8 +80,8 @@ func HandleError(io *iostreams.IOStreams, err error) int {
 		fmt.Fprintf(io.ErrOut, "%s %s\n", cs.FailureIcon(), escText(err.Error()))
 		fmt.Fprintln(io.ErrOut, "Run 'hermes --help' for usage.")
 		return ExitUsage
-	case errors.As(err, &syntax), errors.As(err, &profile), errors.As(err, &missingConfig),
-		errors.As(err, &fileErr), errors.As(err, &homeMissing):
+	case errors.As(err, &syntax), errors.As(err, &refused), errors.As(err, &profile), errors.As(err, &missingConfig),
+		errors.As(err, &caseFile), errors.As(err, &fileErr), errors.As(err, &homeMissing):
 		fmt.Fprintf(io.ErrOut, "%s %s\n", cs.FailureIcon(), escText(err.Error()))
 		return ExitUsage
 	}

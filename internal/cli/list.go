@@ -187,8 +187,8 @@ func renderShellHooks(w io.Writer, cs iostreams.Palette, shellHooks []hooks.Shel
 func renderShellHook(w io.Writer, cs iostreams.Palette, h hooks.ShellHook) {
 	state := cs.FailureIcon() + " not allowlisted"
 	switch {
-	case h.Approved && h.Blocked():
-		state = cs.WarningIcon() + " script modified since approval"
+	case h.Approved && (h.Blocked() || h.Unsafe != nil || h.Refusal != ""):
+		state = cs.WarningIcon() + " " + blockWords(h.SkipReason())
 	case h.Approved:
 		state = cs.SuccessIcon() + " allowed"
 	}
@@ -225,6 +225,8 @@ func renderShellHook(w io.Writer, cs iostreams.Palette, h hooks.ShellHook) {
 // driftNote explains a drift state in a few words.
 func driftNote(h hooks.ShellHook) string {
 	switch {
+	case h.Blocked() && h.Drift == "missing":
+		return " — the script cannot be read, so it cannot be checked against its approval: not run"
 	case h.Blocked():
 		return fmt.Sprintf(" — script modified since approval; review with: hermes hooks diff %s", shell.Quote(h.Shown()))
 	case h.Drift == "modified":

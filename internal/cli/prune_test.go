@@ -101,13 +101,15 @@ func TestApprovalsJSON(t *testing.T) {
 	}
 }
 
+// --lock-timeout 0 and -1 parse, and are refused as not positive:
+// TestLockTimeoutFlagRefusesNonsense in cmd/hermes.
 func TestLockTimeoutFlag(t *testing.T) {
 	for _, c := range []struct {
 		in   string
 		want time.Duration
 		ok   bool
 	}{{"30", 30 * time.Second, true}, {"1.5", 1500 * time.Millisecond, true}, {"2m", 2 * time.Minute, true},
-		{"0", 0, false}, {"-1s", 0, false}, {"soon", 0, false}, {"1e300", 0, false}} {
+		{"soon", 0, false}, {"1e300", 0, false}} {
 		got, err := parseSeconds(c.in)
 		if (err == nil) != c.ok || (c.ok && got != c.want) {
 			t.Errorf("parseSeconds(%q) = %v, %v; want %v ok=%v", c.in, got, err, c.want, c.ok)

@@ -39,7 +39,11 @@ func nullableString(s string) *string {
 func printWarnings(ios *iostreams.IOStreams, diags []config.Diagnostic, warnings []string) {
 	cs := ios.ErrColors()
 	for _, d := range diags {
-		fmt.Fprintf(ios.ErrOut, "%s %s\n", cs.WarningIcon(), esc(d.String()))
+		icon := cs.WarningIcon()
+		if d.Level == config.LevelInfo {
+			icon = cs.InfoIcon()
+		}
+		fmt.Fprintf(ios.ErrOut, "%s %s\n", icon, esc(d.String()))
 	}
 	for _, w := range warnings {
 		fmt.Fprintf(ios.ErrOut, "%s %s\n", cs.WarningIcon(), escText(w))

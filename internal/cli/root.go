@@ -24,6 +24,9 @@ func NewRootCmd(f *Factory) *cobra.Command {
 			if noColor, _ := cmd.Flags().GetBool("no-color"); noColor {
 				f.IO.SetNoColor(true)
 			}
+			if f.LockTimeout <= 0 {
+				return usageErrorf("--lock-timeout must be positive, got %s", f.LockTimeout)
+			}
 			// A prompt must give way to Ctrl-C or SIGTERM sent from outside
 			// (survey's raw mode only sees the keys).
 			if p, ok := f.Prompter.(interface{ SetContext(context.Context) }); ok {

@@ -27,6 +27,8 @@ func TestHandleErrorExitCodes(t *testing.T) {
 		{"profile", &config.ProfileError{Name: "x", Dir: "/r/profiles/x", Source: "--profile"}, ExitUsage,
 			`profile "x" does not exist (looked in /r/profiles/x)`},
 		{"yaml", &config.SyntaxError{Path: "/h/config.yaml", Line: 4, Msg: "bad"}, ExitUsage, "/h/config.yaml:4: invalid YAML: bad"},
+		{"refused by the agent", &config.RefusedError{Path: "/h/config.yaml", Line: 7, Reason: `duplicate key "timeout" (first at line 6)`}, ExitUsage,
+			`/h/config.yaml:7: duplicate key "timeout" (first at line 6): the Hermes agent refuses such a file and ignores all of it`},
 		{"io", errors.New("cannot save the allowlist: disk full"), ExitFailed, "cannot save the allowlist: disk full"},
 	}
 	for _, tt := range tests {

@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -18,6 +19,7 @@ type runEventOptions struct {
 	ExitCode    bool
 	AcceptHooks bool
 	payloadFlags
+	selectFlags
 }
 
 func newCmdRunEvent(f *Factory, runF func(*runEventOptions) error) *cobra.Command {
@@ -43,13 +45,17 @@ approval; at a terminal you are asked; otherwise they are skipped.`,
 				return err
 			}
 			opts.Event = args[0]
+			if err := opts.refuseGateway(opts.Event); err != nil {
+				return err
+			}
 			if runF != nil {
 				return runF(opts)
 			}
 			return runEventRun(cmd, opts)
 		},
 	}
-	opts.register(cmd, f)
+	opts.payloadFlags.register(cmd, f)
+	opts.selectFlags.register(cmd, f)
 	cmd.Flags().BoolVar(&opts.ExitCode, "exit-code", false, "exit 3 when the outcome is a block")
 	cmd.Flags().BoolVar(&opts.AcceptHooks, "accept-hooks", false, "approve unseen shell hooks without asking (as the global flag)")
 	return cmd
@@ -62,6 +68,9 @@ type runEventJSON struct {
 	Outcome     *hooks.Outcome      `json:"outcome"`
 	Webhooks    []webhookResultJSON `json:"webhooks"`
 	Diagnostics []config.Diagnostic `json:"diagnostics"`
+	// Interrupted: Ctrl-C or SIGTERM ended the firing; hooks holds the
+	// runs so far (SPEC §13.17).
+	Interrupted bool `json:"interrupted,omitempty"`
 }
 
 type firedShellJSON struct {
@@ -94,6 +103,10 @@ func runEventRun(cmd *cobra.Command, opts *runEventOptions) error {
 	printWarnings(ios, e.Diagnostics(), fr.warnings)
 	fields := fr.fields(&opts.payloadFlags, false)
 	safe := safeMode(opts.f)
+	sel := opts.selection()
+	if err := opts.check(e.Selected(e.ShellHooks(nil), ev.Name, ""), ev.Name); err != nil {
+		return err
+	}
 	if opts.DryRun {
 		list, lw, err := e.Store.Read()
 		if err != nil {
@@ -108,7 +121,7 @@ func runEventRun(cmd *cobra.Command, opts *runEventOptions) error {
 		tool := hooks.ToolName(fields)
 		var hs []hooks.ShellHook
 		for _, h := range e.ShellHooks(list) {
-			if h.Event == ev.Name && (!ev.Tool || h.Matcher.Match(tool)) {
+			if h.Event == ev.Name && (!ev.Tool || h.Matcher.Match(tool)) && !sel.Excludes(h) {
 				hs = append(hs, h)
 			}
 		}
@@ -117,9 +130,22 @@ func runEventRun(cmd *cobra.Command, opts *runEventOptions) error {
 	if safe {
 		fmt.Fprintln(ios.ErrOut, "HERMES_SAFE_MODE is set: no hook or webhook fires.")
 	}
-	d, err := e.DispatchShell(cmd.Context(), ev.Name, fields, safe, consentFor(opts.f, cmd, e, opts.AcceptHooks))
+	d, err := e.DispatchShellWith(cmd.Context(), ev.Name, fields, hooks.DispatchOptions{SafeMode: safe,
+		Consent: consentFor(opts.f, cmd, e, opts.AcceptHooks), Selection: sel})
 	if err != nil {
 		if cmd.Context().Err() != nil {
+			if d != nil && d.Interrupted {
+				// Every run is accounted for: the hooks that ran, the one
+				// killed, before exiting 130 (SPEC §13.17).
+				printWarnings(ios, nil, d.Warnings)
+				if opts.Output {
+					if err := writeJSON(ios.Out, runEventDocument(e, d, nil)); err != nil {
+						return err
+					}
+				} else {
+					renderDispatch(opts.f, e, d, nil)
+				}
+			}
 			return CancelError
 		}
 		return err
@@ -137,12 +163,7 @@ func runEventRun(cmd *cobra.Command, opts *runEventOptions) error {
 	}
 
 	if opts.Output {
-		out := runEventJSON{Event: ev.Name, whereJSON: where(e.Loc),
-			Hooks: []any{}, Outcome: d.Outcome, Webhooks: nonNil(webhooks), Diagnostics: e.Diagnostics()}
-		for _, r := range d.Runs {
-			out.Hooks = append(out.Hooks, firedToJSON(r))
-		}
-		if err := writeJSON(ios.Out, out); err != nil {
+		if err := writeJSON(ios.Out, runEventDocument(e, d, webhooks)); err != nil {
 			return err
 		}
 	} else {
@@ -154,11 +175,24 @@ func runEventRun(cmd *cobra.Command, opts *runEventOptions) error {
 	return nil
 }
 
+func runEventDocument(e *hooks.Engine, d *hooks.Dispatch, webhooks []webhookResultJSON) runEventJSON {
+	out := runEventJSON{Event: d.Event, whereJSON: where(e.Loc), Hooks: []any{}, Outcome: d.Outcome,
+		Webhooks: nonNil(webhooks), Diagnostics: e.Diagnostics(), Interrupted: d.Interrupted}
+	for _, r := range d.Runs {
+		out.Hooks = append(out.Hooks, firedToJSON(r))
+	}
+	return out
+}
+
 func firedToJSON(r hooks.ShellRun) firedShellJSON {
 	j := firedShellJSON{Kind: "shell", commandJSON: commandOf(r.Hook.Spec), Status: "fired"}
 	if !r.Fired() {
-		j.Status, j.SkipReason = "skipped", nullableString(r.SkipReason)
+		// A fail-closed guard kept from running still blocks: its answer.
+		j.Status, j.SkipReason, j.Parsed = "skipped", nullableString(r.SkipReason), r.Eval.Answer
 		return j
+	}
+	if r.Interrupted {
+		j.Status = "interrupted"
 	}
 	res := r.Result
 	j.ExitCode, j.TimedOut, j.Error = res.ExitCode, res.TimedOut, nullableString(res.Err)
@@ -185,6 +219,9 @@ func renderDispatch(f *Factory, e *hooks.Engine, d *hooks.Dispatch, webhooks []w
 				renderRun(w, cs, r, false)
 			} else {
 				fmt.Fprintf(w, "\n  %s skipped (%s)  %s\n", cs.Gray("-"), esc(r.SkipReason), esc(r.Hook.Shown()))
+				if a := r.Eval.Answer; a != nil {
+					fmt.Fprintf(w, "    fail_closed: %s\n", esc(fmt.Sprint(a.Wire())))
+				}
 			}
 		}
 	}
@@ -197,9 +234,12 @@ func renderDispatch(f *Factory, e *hooks.Engine, d *hooks.Dispatch, webhooks []w
 			fmt.Fprintf(w, "\n  %s webhook %s: HTTP %d (%d attempt(s))\n", cs.SuccessIcon(), esc(wh.URL), *wh.StatusCode, wh.Attempts)
 		}
 	}
-	if d.Outcome != nil {
+	switch {
+	case d.Interrupted:
+		fmt.Fprintln(w, "\nInterrupted: the hook running was killed and the rest did not run.")
+	case d.Outcome != nil:
 		fmt.Fprintf(w, "\nOutcome: %s\n", esc(fmt.Sprint(d.Outcome.Object())))
-	} else {
+	default:
 		fmt.Fprintln(w, "\nOutcome: none (observer event)")
 	}
 }
@@ -214,46 +254,139 @@ func consentFor(f *Factory, cmd *cobra.Command, e *hooks.Engine, localFlag bool)
 	env := config.Truthy(envVal)
 	auto := e.Config.Settings.AutoAccept
 	ios := f.IO
-	return func(h hooks.ShellHook) (bool, string, error) {
+	return func(h hooks.ShellHook) (hooks.Grant, error) {
+		via := ""
 		switch {
 		case flag:
-			return true, allowlist.ViaAcceptHooksFlag, nil
+			via = allowlist.ViaAcceptHooksFlag
 		case env:
-			return true, allowlist.ViaEnv, nil
+			via = allowlist.ViaEnv
 		case auto:
-			return true, allowlist.ViaConfig, nil
+			via = allowlist.ViaConfig
+		}
+		if via != "" {
+			if h.Blocked() {
+				warnAutoReapproval(f, e.Setup, h, via)
+			}
+			return hooks.Grant{OK: true, Via: via}, nil
 		}
 		if ios.CanPrompt() {
-			ok, err := promptApproval(f, e.Setup, h)
-			return ok, allowlist.ViaPrompt, err
+			ok, sha, err := promptApproval(f, e.Setup, h)
+			return hooks.Grant{OK: ok, Via: allowlist.ViaPrompt, SHA256: sha}, err
 		}
 		cs := ios.ErrColors()
-		if h.Blocked() {
-			fmt.Fprintf(ios.ErrOut, "%s skipped %s hook %q: script modified since approval (%s).\n  Review the change with: hermes hooks diff %s\n  then re-approve with: hermes hooks accept %s --event %s --yes (or run with --accept-hooks, which records the new hash)\n",
-				cs.WarningIcon(), esc(h.Event), h.Shown(), esc(h.Script), esc(shell.Quote(h.Shown())), esc(shell.Quote(h.Shown())), esc(h.Event))
-		} else {
+		cmdText := esc(shell.Quote(h.Shown()))
+		switch reason := h.SkipReason(); {
+		case h.Blocked():
+			fmt.Fprintf(ios.ErrOut, "%s skipped %s hook %q: %s (%s).\n  Review the change with: hermes hooks diff %s\n  then re-approve with: hermes hooks accept %s --event %s --yes (or run with --accept-hooks, which records the new hash)\n",
+				cs.WarningIcon(), esc(h.Event), h.Shown(), esc(blockWords(reason)), esc(h.Script), cmdText, cmdText, esc(h.Event))
+		default:
 			fmt.Fprintf(ios.ErrOut, "%s skipped %s hook %q: not approved.\n  Approve it with 'hermes hooks accept', or let unseen hooks run with --accept-hooks, HERMES_ACCEPT_HOOKS=1 or hooks_auto_accept: true in the config.\n",
 				cs.WarningIcon(), esc(h.Event), h.Shown())
 		}
-		return false, "", nil
+		return hooks.Grant{}, nil
 	}
 }
 
+// blockWords is the skip reason of a hook pinning stops, as the off-terminal
+// warning words it.
+func blockWords(reason string) string {
+	if reason == hooks.SkipModified {
+		return "script modified since approval"
+	}
+	return reason
+}
+
+// warnAutoReapproval says on stderr that a flag, the environment or the
+// config is re-approving a pinned script that changed (SPEC §13.8): never
+// silently.
+func warnAutoReapproval(f *Factory, s *hooks.Setup, h hooks.ShellHook, via string) {
+	sh := s.Show(h)
+	change := "the script cannot be read now"
+	if sh.Fingerprint.Err == nil {
+		change = fmt.Sprintf("sha256 %s → %s", shortSHA(h.Approval.ScriptSHA256), shortSHA(sh.SHA256()))
+		if sh.Diff != nil && sh.Diff.Changed {
+			added, removed := hooks.DiffStat(sh.Diff.Unified)
+			change += fmt.Sprintf(", +%d −%d lines", added, removed)
+		} else if sh.DiffErr != nil {
+			change += " (no snapshot to diff)"
+		}
+	}
+	fmt.Fprintf(f.IO.ErrOut, "%s re-approving %s hook %q through %s: its script %s changed since approval (%s); review it with: hermes hooks diff %s\n",
+		f.IO.ErrColors().WarningIcon(), esc(h.Event), h.Shown(), via, esc(h.Script), esc(change), esc(shell.Quote(h.Shown())))
+}
+
+func shortSHA(sha string) string {
+	if len(sha) > 12 {
+		return sha[:12]
+	}
+	if sha == "" {
+		return "none"
+	}
+	return sha
+}
+
 // promptApproval asks at the terminal whether a hook may run, showing what
-// it is and, when re-approving, how its script changed. Enter means No.
-func promptApproval(f *Factory, s *hooks.Setup, h hooks.ShellHook) (bool, error) {
+// it is and its script (first approval) or how the script changed
+// (re-approval). Enter means No. It returns the sha256 of the content
+// shown: when the script changed while the question was open, nothing is
+// approved, the person is told, and asked again with the new content.
+func promptApproval(f *Factory, s *hooks.Setup, h hooks.ShellHook) (ok bool, sha string, err error) {
 	w := f.IO.PromptOut()
-	title := "Shell hook needs approval:"
-	if h.Approved {
-		title = "Shell hook needs re-approval (script modified since approval):"
+	for {
+		sh := s.Show(h)
+		title := "Shell hook needs approval:"
+		if h.Approved {
+			title = "Shell hook needs re-approval (" + blockWords(h.SkipReason()) + "):"
+		}
+		fmt.Fprintf(w, "\n%s\n  event:   %s\n  command: %s\n  script:  %s\n", title, esc(h.Event), esc(h.Shown()), esc(orNone(h.Script)))
+		fmt.Fprint(w, renderShown(f, sh, "    "))
+		fmt.Fprintln(w, "Commands run with your full user credentials. Only approve commands you trust.")
+		ok, err := f.Prompter.Confirm("Allow this hook to run?", "", false)
+		if err != nil || !ok {
+			return false, "", err
+		}
+		if !sh.Changed() {
+			return true, sh.SHA256(), nil
+		}
+		fmt.Fprintf(w, "\n%s The script changed while you were reading it: nothing was approved. Here it is again.\n", f.IO.Colors().WarningIcon())
 	}
-	fmt.Fprintf(w, "\n%s\n  event:   %s\n  command: %s\n  script:  %s\n", title, esc(h.Event), esc(h.Shown()), esc(orNone(h.Script)))
-	if h.Approved {
-		fmt.Fprintln(w, "  What changed since approval:")
-		fmt.Fprintln(w, indent(scriptDiff(f, s, h), "    "))
+}
+
+// promptScriptLines is how much of a never-approved script a prompt shows.
+const promptScriptLines = 40
+
+// renderShown is what a prompt shows of a script, each line indented: for
+// a re-approval the diff against the approved snapshot, else the sha256
+// and the first lines of the script.
+func renderShown(f *Factory, sh hooks.Shown, indentBy string) string {
+	var b strings.Builder
+	switch {
+	case sh.Hook.Approved && sh.Diff != nil:
+		b.WriteString(indentBy[:2] + "What changed since approval:\n")
+		b.WriteString(indent(colorDiff(f.IO.Colors(), sh.Diff.Unified), indentBy) + "\n")
+	case sh.Hook.Approved:
+		b.WriteString(indentBy[:2] + "What changed since approval:\n")
+		b.WriteString(indentBy + "(" + esc(sh.DiffErr.Error()) + ")\n")
+	case sh.Fingerprint.Err != nil:
+		fmt.Fprintf(&b, "%s(the script cannot be read: %s)\n", indentBy[:2], esc(sh.Fingerprint.Err.Error()))
+	default:
+		fmt.Fprintf(&b, "%ssha256:  %s\n", indentBy[:2], sh.SHA256())
+		lines, total, ok := sh.Head(promptScriptLines)
+		if !ok {
+			fmt.Fprintf(&b, "%s(larger than 1 MiB: not shown; read it with 'hermes hooks accept --show')\n", indentBy)
+			break
+		}
+		for _, l := range lines {
+			// Each line escaped: a \r or an escape sequence in the script
+			// must not rewrite what the person reads (SPEC §13 rule 9).
+			b.WriteString(indentBy + "│ " + esc(strings.TrimSuffix(l, "\n")) + "\n")
+		}
+		if total > len(lines) {
+			fmt.Fprintf(&b, "%s… %d more line(s): see them all with: hermes hooks accept %s --show\n", indentBy, total-len(lines), esc(shell.Quote(sh.Hook.Shown())))
+		}
 	}
-	fmt.Fprintln(w, "Commands run with your full user credentials. Only approve commands you trust.")
-	return f.Prompter.Confirm("Allow this hook to run?", "", false)
+	return b.String()
 }
 
 // safeMode reports HERMES_SAFE_MODE.

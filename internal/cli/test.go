@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -16,35 +17,109 @@ type testOptions struct {
 	f     *Factory
 	Event string
 	payloadFlags
+	selectFlags
+	// Cases is the policy case file (--cases); JUnit where to write the
+	// report of its cases (--junit).
+	Cases string
+	JUnit string
+	Watch bool
 }
 
 func newCmdTest(f *Factory, runF func(*testOptions) error) *cobra.Command {
 	opts := &testOptions{f: f}
 	cmd := &cobra.Command{
 		Use:   "test <event> [-]",
-		Short: "Run the hooks of an event against a synthetic payload",
+		Short: "Run the hooks of an event, or check hook policies against cases",
 		Long: `Run every configured hook of an event, approved or not, against the event's
 synthetic payload merged with the payload given (given fields win; - reads
 stdin; fields or wire shape). Reports each hook's exit code, output and parsed
-answer. Exits 0 whatever the hooks answered; nothing is recorded.`,
+answer. Exits 0 whatever the hooks answered; nothing is recorded.
+
+With --cases FILE, check what the hooks decide against a list of cases (YAML
+or JSON: name, event, payload, expect). Each case fires its event's hooks as
+run-event would (matchers, evaluation, aggregation), approved or not, with no
+webhook and no audit line, and compares the outcome: action (allow, block,
+approve, modify; continue or finish for pre_verify), message_contains,
+context_contains, args, hooks_fired. Exits 1 when a case fails, 2 when the
+file has a problem (nothing runs). --junit writes a JUnit XML report for CI.
+
+--watch runs again whenever the config, the case file or a configured script
+changes, until Ctrl-C.`,
 		Example: `  hermes hooks test pre_tool_call
   hermes hooks test pre_tool_call --for-tool terminal --payload '{"args": {"command": "rm -rf /"}}'
   hermes hooks test post_tool_call - < recorded-payload.json
-  hermes hooks test agent:start`,
+  hermes hooks test agent:start
+  hermes hooks test --cases hook-cases.yaml --junit hooks-junit.xml
+  hermes hooks test --cases hook-cases.yaml --watch --only ~/.hermes/agent-hooks/guard.sh`,
 		ValidArgsFunction: completeEventArg(f),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := opts.args(cmd, args); err != nil {
+			if err := opts.checkArgs(cmd, args); err != nil {
 				return err
 			}
-			opts.Event = args[0]
 			if runF != nil {
 				return runF(opts)
 			}
-			return testRun(cmd, opts)
+			if opts.Watch {
+				return watchRun(cmd, opts.f, opts.watchExtra(), func() error { return testOnce(cmd, opts) })
+			}
+			return testOnce(cmd, opts)
 		},
 	}
-	opts.register(cmd, f)
+	opts.payloadFlags.register(cmd, f)
+	opts.selectFlags.register(cmd, f)
+	fl := cmd.Flags()
+	fl.StringVar(&opts.Cases, "cases", "", "check the hooks against the cases in `FILE` (YAML or JSON; see docs/guide.md)")
+	fl.StringVar(&opts.JUnit, "junit", "", "with --cases: also write a JUnit XML report to `FILE`")
+	fl.BoolVar(&opts.Watch, "watch", false, "run again whenever the config, the case file or a configured script changes, until Ctrl-C")
 	return cmd
+}
+
+// checkArgs checks the arguments of either form: an event with its
+// payload flags, or --cases with none of them (each case names its event
+// and payload).
+func (opts *testOptions) checkArgs(cmd *cobra.Command, args []string) error {
+	if !cmd.Flags().Changed("cases") {
+		if opts.JUnit != "" {
+			return usageErrorf("--junit reports on cases: give --cases FILE too")
+		}
+		if err := opts.args(cmd, args); err != nil {
+			return err
+		}
+		opts.Event = args[0]
+		return opts.refuseGateway(opts.Event)
+	}
+	if strings.TrimSpace(opts.Cases) == "" {
+		return usageErrorf("--cases is empty: give the case file")
+	}
+	if len(args) > 0 {
+		return usageErrorf("--cases runs the events its cases name: give no event (got %q)", args)
+	}
+	for _, name := range []string{"payload", "payload-file", "for-tool", "dry-run", "timeout", "python"} {
+		if cmd.Flags().Changed(name) {
+			return usageErrorf("--%s cannot be used with --cases: each case gives its event and payload", name)
+		}
+	}
+	return nil
+}
+
+// testOnce is one run of test: the cases, or the event's hooks.
+func testOnce(cmd *cobra.Command, opts *testOptions) error {
+	if opts.Cases != "" {
+		return testCasesRun(cmd, opts)
+	}
+	return testRun(cmd, opts)
+}
+
+// watchExtra are the files besides the config and the scripts whose
+// change means running again.
+func (opts *testOptions) watchExtra() []string {
+	var out []string
+	for _, p := range []string{opts.Cases, opts.File} {
+		if p != "" && p != "-" {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 type testJSON struct {
@@ -83,7 +158,10 @@ func testRun(cmd *cobra.Command, opts *testOptions) error {
 	printWarnings(ios, e.Diagnostics(), append(fr.warnings, lw...))
 	fields := fr.fields(&opts.payloadFlags, true)
 	wire := e.WireFor(ev.Name, fields)
-	selected := e.Selected(e.ShellHooks(list), ev.Name, opts.ForTool)
+	if err := opts.check(e.Selected(e.ShellHooks(nil), ev.Name, ""), ev.Name); err != nil {
+		return err
+	}
+	selected := opts.selection().Filter(e.Selected(e.ShellHooks(list), ev.Name, opts.ForTool))
 	if safeMode(opts.f) {
 		// On stderr, so a --json reader sees it too without it breaking stdout.
 		fmt.Fprintln(ios.ErrOut, "Note: HERMES_SAFE_MODE is set: run-event would fire nothing; test runs the hooks anyway.")
@@ -110,7 +188,11 @@ func testRun(cmd *cobra.Command, opts *testOptions) error {
 	w := ios.Out
 	printLocation(w, e.Loc)
 	if len(selected) == 0 {
-		fmt.Fprintf(w, "\n%s\n", noHooksLine(e, ev.Name, opts.ForTool))
+		if !opts.selection().Empty() {
+			fmt.Fprintf(w, "\nNo shell hooks of event '%s' left to fire after --only/--skip\n", esc(ev.Name))
+		} else {
+			fmt.Fprintf(w, "\n%s\n", noHooksLine(ev.Name, opts.ForTool))
+		}
 		return nil
 	}
 	fmt.Fprintf(w, "\nFiring %d hook(s) for event '%s':\n", len(runs), esc(ev.Name))
@@ -212,7 +294,7 @@ func dryRun(ios *iostreams.IOStreams, e *hooks.Engine, event, tool string, wire 
 	cs := ios.Colors()
 	printLocation(w, e.Loc)
 	if len(hs) == 0 {
-		fmt.Fprintf(w, "\n%s\n", noHooksLine(e, event, tool))
+		fmt.Fprintf(w, "\n%s\n", noHooksLine(event, tool))
 	} else {
 		fmt.Fprintf(w, "\nWould fire %d hook(s) for event '%s' (dry run: nothing runs):\n", len(hs), esc(event))
 		for _, h := range hs {
@@ -227,13 +309,12 @@ func dryRun(ios *iostreams.IOStreams, e *hooks.Engine, event, tool string, wire 
 	return nil
 }
 
-// noHooksLine says why no hook of event runs: none is configured, or the
-// tool name (--for-tool, or the payload's in run-event) filtered out the
-// ones that are.
-func noHooksLine(e *hooks.Engine, event, tool string) string {
-	n := len(e.Parsed.ForEvent(event))
-	if n == 0 {
-		return "No shell hooks configured for event: " + esc(event)
+// noHooksLine says that no hook of event runs, in the agent's words; with
+// --for-tool it names the filter, which may be why.
+func noHooksLine(event, tool string) string {
+	msg := "No shell hooks configured for event: " + esc(event)
+	if tool != "" {
+		msg += " (with matcher filter --for-tool=" + esc(tool) + ")"
 	}
-	return fmt.Sprintf("No shell hooks of event '%s' match tool '%s' (%d configured)", esc(event), esc(tool), n)
+	return msg
 }

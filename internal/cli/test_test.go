@@ -29,6 +29,14 @@ func TestNewCmdTestArgs(t *testing.T) {
 		{args: []string{"x", "-", "--payload", "{}"}, wantErr: "give the payload one way"},
 		{args: []string{"x", "--payload", "{}", "--payload-file", "f"}, wantErr: "payload"},
 		{args: []string{"x", "--timeout", "0s"}, wantErr: "--timeout must be positive"},
+		{args: []string{"x", "--timeout", "0"}, wantErr: "--timeout must be positive"},
+		{args: []string{"x", "--timeout", "-2"}, wantErr: "--timeout must be positive"},
+		{args: []string{"x", "--timeout", "2"}, want: testOptions{Event: "x", payloadFlags: payloadFlags{Timeout: 2 * time.Second}}},
+		{args: []string{"x", "--timeout=2.5"}, want: testOptions{Event: "x", payloadFlags: payloadFlags{Timeout: 2500 * time.Millisecond}}},
+		{args: []string{"x", "--timeout", "2s"}, want: testOptions{Event: "x", payloadFlags: payloadFlags{Timeout: 2 * time.Second}}},
+		{args: []string{"x", "--timeout", "1m"}, want: testOptions{Event: "x", payloadFlags: payloadFlags{Timeout: time.Minute}}},
+		{args: []string{"x", "--timeout", "2 s"}, wantErr: `invalid argument "2 s" for "--timeout" flag: want a number of seconds (30, 2.5) or a duration (45s, 1m30s)`},
+		{args: []string{"x", "--timeout", "NaN"}, wantErr: "want a number of seconds"},
 		{args: []string{"x", "--payload", ""}, wantErr: "--payload is empty"},
 		{args: []string{"x", "--payload-file", " "}, wantErr: "--payload-file is empty"},
 	}
@@ -44,7 +52,9 @@ func TestNewCmdTestArgs(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			tt.want.Timeout = 60 * time.Second // the default
+			if tt.want.Timeout == 0 {
+				tt.want.Timeout = 60 * time.Second // the default
+			}
 			if got.Event != tt.want.Event || got.payloadFlags != tt.want.payloadFlags {
 				t.Errorf("options = %+v, want %+v", *got, tt.want)
 			}

@@ -6,7 +6,7 @@ import "fmt"
 // dotted path such as hooks.pre_tool_call[0].timeout, the file and line) and
 // what is wrong. Diagnostics never stop a command: the bad part is skipped.
 type Diagnostic struct {
-	Level   string `json:"level"` // "warning" or "error"
+	Level   string `json:"level"` // "warning", "error" or "info" (not a problem)
 	Path    string `json:"path"`
 	File    string `json:"file"`
 	Line    int    `json:"line"`
@@ -24,3 +24,7 @@ func (d Diagnostic) String() string {
 	}
 	return fmt.Sprintf("%s: %s", loc, d.Message)
 }
+
+// LevelInfo marks a diagnostic that explains what happens without being a
+// problem (doctor does not count it).
+const LevelInfo = "info"

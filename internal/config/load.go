@@ -20,11 +20,12 @@ type Settings struct {
 	AutoAccept  bool     // hooks_auto_accept
 	PinScripts  bool     // hooks_pin_scripts, default true
 	AuditLog    bool     // hooks_audit_log, default true
+	StrictModes bool     // hooks_strict_modes, default true (SPEC §13.5)
 	ExtraEvents []string // hooks_extra_events, trimmed, without gateway names
 }
 
 // DefaultSettings are the settings of a config that says nothing.
-func DefaultSettings() Settings { return Settings{PinScripts: true, AuditLog: true} }
+func DefaultSettings() Settings { return Settings{PinScripts: true, AuditLog: true, StrictModes: true} }
 
 // File is a loaded config file.
 type File struct {
@@ -99,8 +100,9 @@ func Truthy(s string) bool {
 }
 
 // Load reads and parses the config file at path. path "" (no config file)
-// gives an empty File. Only an unreadable file or invalid YAML is an error;
-// anything else odd is a diagnostic.
+// gives an empty File. An unreadable file, invalid YAML (*SyntaxError) and a
+// file the agent refuses (*RefusedError) are errors; anything else odd is a
+// diagnostic.
 func Load(path string, env Env) (*File, error) {
 	f := &File{Path: path, Settings: DefaultSettings()}
 	if path == "" {
@@ -122,8 +124,12 @@ func Load(path string, env Env) (*File, error) {
 		}
 		return nil, err
 	}
-	if more {
-		f.warn("", 0, "the file holds more than one YAML document; only the first is read")
+	if more > 0 {
+		return nil, &RefusedError{Path: path, Line: more, Reason: "more than one YAML document (another starts here)"}
+	}
+	if r := refusal(doc); r != nil {
+		r.Path = path
+		return nil, r
 	}
 	if env == nil {
 		env = MapEnv(nil)
@@ -151,6 +157,8 @@ func Load(path string, env Env) (*File, error) {
 			f.boolSetting(p, &f.Settings.PinScripts)
 		case "hooks_audit_log":
 			f.boolSetting(p, &f.Settings.AuditLog)
+		case "hooks_strict_modes":
+			f.boolSetting(p, &f.Settings.StrictModes)
 		case "hooks_extra_events":
 			f.extraEvents(p)
 		}
@@ -201,13 +209,14 @@ func (f *File) extraEvents(p Pair) {
 
 var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 
-// parseYAML parses the first document; more reports a second one.
-func parseYAML(data []byte) (doc *yaml.Node, more bool, err error) {
+// parseYAML parses the first document; more is the line where a second
+// one starts (0 when there is none).
+func parseYAML(data []byte) (doc *yaml.Node, more int, err error) {
 	defer func() {
 		// yaml.v3 reports some malformed input by panicking with a value it
 		// does not recover itself; a config file must never crash hermes.
 		if r := recover(); r != nil {
-			doc, more, err = nil, false, &SyntaxError{Msg: fmt.Sprint(r)}
+			doc, more, err = nil, 0, &SyntaxError{Msg: fmt.Sprint(r)}
 		}
 	}()
 	data = bytes.TrimPrefix(data, []byte("\ufeff"))
@@ -215,16 +224,16 @@ func parseYAML(data []byte) (doc *yaml.Node, more bool, err error) {
 	var first, second yaml.Node
 	if err := dec.Decode(&first); err != nil {
 		if errors.Is(err, io.EOF) {
-			return nil, false, nil
+			return nil, 0, nil
 		}
-		return nil, false, syntaxError(err, data)
+		return nil, 0, syntaxError(err, data)
 	}
 	switch err := dec.Decode(&second); {
 	case errors.Is(err, io.EOF):
 	case err != nil:
-		return nil, false, syntaxError(err, data)
+		return nil, 0, syntaxError(err, data)
 	default:
-		more = true
+		more = secondDocumentLine(data, &first, &second)
 	}
 	return &first, more, nil
 }
@@ -331,4 +340,34 @@ func expandEnv(n *yaml.Node, env Env, seen map[*yaml.Node]bool, written map[*yam
 func YAMLError(err error, data []byte) (line int, msg string) {
 	se := syntaxError(err, data)
 	return se.Line, se.Msg
+}
+
+// secondDocumentLine finds the `---` that starts the second document: the
+// first marker line after the first document's content (yaml.v3 gives a
+// document node the line of its content, which an empty one lacks).
+func secondDocumentLine(data []byte, first, second *yaml.Node) int {
+	after := maxLine(first)
+	for i, l := range strings.Split(string(data), "\n") {
+		if i+1 > after && (l == "---" || strings.HasPrefix(l, "--- ") || strings.HasPrefix(l, "---\t")) {
+			return i + 1
+		}
+	}
+	if second.Line > 0 {
+		return second.Line
+	}
+	return 1
+}
+
+// maxLine is the last line any node of n sits on.
+func maxLine(n *yaml.Node) int {
+	if n == nil {
+		return 0
+	}
+	m := n.Line
+	for _, c := range n.Content {
+		if l := maxLine(c); l > m {
+			m = l
+		}
+	}
+	return m
 }

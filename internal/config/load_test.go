@@ -2,6 +2,7 @@ package config
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -88,7 +89,6 @@ func TestLoadShapes(t *testing.T) {
 		{name: "BOM", content: "\ufeffhooks:\n  pre_tool_call: []\n", hooksLine: 1},
 		{name: "top level list", content: "- a\n- b\n", diag: "top level must be a mapping", diagLine: 1},
 		{name: "top level scalar", content: "hello\n", diag: `got "hello"`, diagLine: 1},
-		{name: "second document", content: "x: 1\n---\nhooks: {}\n", diag: "more than one YAML document"},
 		{name: "hooks on line 3", content: "a: 1\n\nhooks:\n  x: 1\n", hooksLine: 3},
 		{name: "hooks through an alias", content: "base: &b {pre_tool_call: []}\nhooks: *b\n", hooksLine: 2},
 	}
@@ -115,6 +115,68 @@ func TestLoadShapes(t *testing.T) {
 				t.Errorf("diagnostics = %v, want one containing %q at line %d", f.Diagnostics, tt.diag, tt.diagLine)
 			}
 		})
+	}
+}
+
+// Files the agent's reader refuses as a whole (SPEC §14): Load fails with a
+// RefusedError naming the file and the line, so no command acts on a config
+// the agent would ignore.
+func TestLoadRefused(t *testing.T) {
+	tests := []struct {
+		name    string
+		content string
+		line    int
+		reason  string
+	}{
+		{"duplicate top-level key", "model: a\nhooks: {}\nmodel: b\n", 3, `duplicate key "model" (first at line 1)`},
+		{"duplicate event", "hooks:\n  pre_tool_call:\n    - command: a\n  pre_tool_call:\n    - command: b\n", 4, `duplicate key "pre_tool_call" (first at line 2)`},
+		{"duplicate field in an entry", "hooks:\n  pre_tool_call:\n    - command: a\n      timeout: 5\n      timeout: 6\n", 5, `duplicate key "timeout" (first at line 4)`},
+		{"duplicate deep in an unrelated key", "display:\n  theme: {a: 1, a: 2}\nhooks: {}\n", 2, `duplicate key "a"`},
+		{"keys equal to Python: yes and true", "x:\n  yes: 1\n  true: 2\n", 3, `duplicate key "true" (first at line 2)`},
+		{"keys equal to Python: 1 and 1.0", "x: {1: a, 1.0: b}\n", 1, `duplicate key "1.0"`},
+		{"keys equal to Python: 0x10 and 16", "x: {0x10: a, 16: b}\n", 1, `duplicate key "16"`},
+		{"quoted and plain key", "x: {\"a\": 1, a: 2}\n", 1, `duplicate key "a"`},
+		{"duplicate merge key", "b: &b {x: 1}\nv:\n  <<: *b\n  <<: *b\n", 4, `duplicate key "<<"`},
+		{"list as a key", "? [a, b]\n: 1\n", 1, "a list or mapping used as a key"},
+		{"second document", "x: 1\n---\nhooks: {}\n", 2, "more than one YAML document"},
+		{"second document, first one opened", "---\nx: 1\n---\n", 3, "more than one YAML document"},
+		{"empty second document", "hooks: {}\n--- # nothing\n", 2, "more than one YAML document"},
+		{"unknown local tag", "hooks:\n  pre_tool_call:\n    - command: !env GUARD\n", 3, "unknown tag !env"},
+		{"python tag", "x: !!python/object:os.system ls\nhooks: {}\n", 1, "unknown tag !!python/object:os.system"},
+		{"unknown tag on a mapping", "hooks: !Hooks\n  pre_tool_call: []\n", 1, "unknown tag !Hooks"},
+		{"the first problem is named", "a: !x 1\na: 2\n", 1, "unknown tag !x"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := writeConfig(t, tt.content)
+			_, err := Load(path, nil)
+			var r *RefusedError
+			if !errors.As(err, &r) {
+				t.Fatalf("Load = %v, want a RefusedError", err)
+			}
+			if r.Path != path || r.Line != tt.line || !strings.Contains(r.Reason, tt.reason) {
+				t.Errorf("got %s:%d %q, want line %d %q", r.Path, r.Line, r.Reason, tt.line, tt.reason)
+			}
+			msg := err.Error()
+			if !strings.HasPrefix(msg, fmt.Sprintf("%s:%d: ", path, tt.line)) || !strings.Contains(msg, "ignores all of it (it runs with no hooks)") {
+				t.Errorf("message %q", msg)
+			}
+		})
+	}
+	// What the agent accepts is not refused: the same key in different
+	// mappings, merge keys overridden, known and non-specific tags, a
+	// document end marker, NaN keys (never equal in Python).
+	for _, ok := range []string{
+		"a: {x: 1}\nb: {x: 1}\n",
+		"base: &b {x: 1}\nv: {<<: *b, x: 2}\n",
+		"a: !!str 1\nb: ! x\nc: !!binary aGk=\nd: !!map {x: 1}\ne: !<tag:yaml.org,2002:str> s\nf: !!set {x}\n",
+		"hooks: {}\n...\n",
+		"x: {.nan: 1, .NaN: 2}\n",
+		"x: {1: a, '1': b, 1.5: c}\n",
+	} {
+		if _, err := Load(writeConfig(t, ok), nil); err != nil {
+			t.Errorf("%q: %v", ok, err)
+		}
 	}
 }
 
@@ -160,23 +222,24 @@ func TestLoadSettings(t *testing.T) {
 		diags []string // "path@line: substring"
 	}{
 		{yaml: "", want: def},
-		{yaml: "hooks_auto_accept: true", want: Settings{AutoAccept: true, PinScripts: true, AuditLog: true}},
-		{yaml: "hooks_auto_accept: yes", want: Settings{AutoAccept: true, PinScripts: true, AuditLog: true}},
-		{yaml: "hooks_auto_accept: ' ON '", want: Settings{AutoAccept: true, PinScripts: true, AuditLog: true}},
-		{yaml: "hooks_auto_accept: \"1\"", want: Settings{AutoAccept: true, PinScripts: true, AuditLog: true}},
+		{yaml: "hooks_auto_accept: true", want: Settings{AutoAccept: true, PinScripts: true, AuditLog: true, StrictModes: true}},
+		{yaml: "hooks_auto_accept: yes", want: Settings{AutoAccept: true, PinScripts: true, AuditLog: true, StrictModes: true}},
+		{yaml: "hooks_auto_accept: ' ON '", want: Settings{AutoAccept: true, PinScripts: true, AuditLog: true, StrictModes: true}},
+		{yaml: "hooks_auto_accept: \"1\"", want: Settings{AutoAccept: true, PinScripts: true, AuditLog: true, StrictModes: true}},
 		{yaml: "hooks_auto_accept: 1", want: def}, // an int is not boolean true nor a string
 		{yaml: "hooks_auto_accept: 'y'", want: def},
 		{yaml: "hooks_auto_accept: false", want: def},
 		{yaml: "hooks_auto_accept: [true]", want: def},
-		{yaml: "hooks_auto_accept: ${AUTO}", want: Settings{AutoAccept: true, PinScripts: true, AuditLog: true}},
-		{yaml: "hooks_pin_scripts: false\nhooks_audit_log: off", want: Settings{}},
+		{yaml: "hooks_auto_accept: ${AUTO}", want: Settings{AutoAccept: true, PinScripts: true, AuditLog: true, StrictModes: true}},
+		{yaml: "hooks_pin_scripts: false\nhooks_audit_log: off", want: Settings{StrictModes: true}},
+		{yaml: "hooks_strict_modes: false", want: Settings{PinScripts: true, AuditLog: true}},
 		{yaml: "hooks_pin_scripts:", want: def},
 		{yaml: "x: 1\nhooks_pin_scripts: 'false'", want: def, diags: []string{`hooks_pin_scripts@2: must be true or false, got "false"; using the default true`}},
 		{yaml: "hooks_audit_log: 0", want: def, diags: []string{"hooks_audit_log@1: got 0"}},
-		{yaml: "hooks_extra_events: [my_event, ' other ']", want: Settings{PinScripts: true, AuditLog: true, ExtraEvents: []string{"my_event", "other"}}},
+		{yaml: "hooks_extra_events: [my_event, ' other ']", want: Settings{PinScripts: true, AuditLog: true, StrictModes: true, ExtraEvents: []string{"my_event", "other"}}},
 		{yaml: "hooks_extra_events: my_event", want: def, diags: []string{"hooks_extra_events@1: must be a list"}},
 		{yaml: "hooks_extra_events:\n  - 3\n  - ''\n  - agent:start\n  - ok_one",
-			want: Settings{PinScripts: true, AuditLog: true, ExtraEvents: []string{"ok_one"}},
+			want: Settings{PinScripts: true, AuditLog: true, StrictModes: true, ExtraEvents: []string{"ok_one"}},
 			diags: []string{"hooks_extra_events[0]@2: must be a string, got 3",
 				"hooks_extra_events[1]@3: blank event name",
 				`hooks_extra_events[2]@4: "agent:start" is a gateway event name`}},

@@ -15,6 +15,20 @@ import (
 // in tests (see MapEnv).
 type Env func(key string) (string, bool)
 
+// With returns an Env where key reads as value and every other name as in
+// e (a nil e has no other variables).
+func (e Env) With(key, value string) Env {
+	return func(k string) (string, bool) {
+		if k == key {
+			return value, true
+		}
+		if e == nil {
+			return "", false
+		}
+		return e(k)
+	}
+}
+
 // MapEnv returns an Env reading m.
 func MapEnv(m map[string]string) Env {
 	return func(key string) (string, bool) {

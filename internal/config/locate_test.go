@@ -240,3 +240,26 @@ func TestHomeSourceAndCheckWritable(t *testing.T) {
 		})
 	}
 }
+
+func TestEnvWith(t *testing.T) {
+	base := MapEnv(map[string]string{"HERMES_HOME": "/caller", "A": "a"})
+	env := base.With("HERMES_HOME", "/in/use")
+	if v, ok := env("HERMES_HOME"); v != "/in/use" || !ok {
+		t.Errorf("HERMES_HOME = %q, %t", v, ok)
+	}
+	if v, ok := env("A"); v != "a" || !ok {
+		t.Errorf("A = %q, %t", v, ok)
+	}
+	if _, ok := env("B"); ok {
+		t.Error("B is set")
+	}
+	if v, _ := base("HERMES_HOME"); v != "/caller" {
+		t.Errorf("With changed the base: %q", v)
+	}
+	if v, ok := Env(nil).With("X", "1")("X"); v != "1" || !ok {
+		t.Errorf("nil Env: %q, %t", v, ok)
+	}
+	if _, ok := Env(nil).With("X", "1")("Y"); ok {
+		t.Error("nil Env: Y is set")
+	}
+}

@@ -21,12 +21,16 @@ const (
 	KindString
 	KindList
 	KindMapping
+	// KindBinary is a !!binary value: bytes to the agent, never a string.
+	KindBinary
 )
 
-// Value is a YAML node resolved with PyYAML's (YAML 1.1) rules. yaml.v3
-// follows YAML 1.2, where `yes` is a string and `1e3` a float; the agent
-// reads `yes` as true and `1e3` as a string, and hermes must agree with the
-// agent on what a hook's fail_closed or timeout is.
+// Value is a YAML node resolved with the YAML 1.1 rules of the agent's
+// reader (SPEC §14). yaml.v3 follows YAML 1.2, where `yes` and `y` are
+// strings and `1e3` a float; the agent reads `yes`, `y`, `Y`, `n`, `N` as
+// booleans, `1.0e3` and `1.e3` as floats and `1e3` (no dot) as a string, and
+// hermes must agree with the agent on what a hook's fail_closed or timeout
+// is.
 type Value struct {
 	Kind  Kind
 	Bool  bool
@@ -47,6 +51,8 @@ func (v Value) Describe() string {
 		return "a mapping"
 	case KindString:
 		return strconv.Quote(v.Str)
+	case KindBinary:
+		return "binary data (!!binary)"
 	}
 	return v.Node.Value
 }
@@ -74,9 +80,9 @@ func Deref(n *yaml.Node) *yaml.Node {
 }
 
 var (
-	pyBool  = regexp.MustCompile(`^(?:yes|Yes|YES|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF)$`)
+	pyBool  = regexp.MustCompile(`^(?:y|Y|yes|Yes|YES|n|N|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF)$`)
 	pyInt   = regexp.MustCompile(`^(?:[-+]?0b[0-1_]+|[-+]?0[0-7_]+|[-+]?(?:0|[1-9][0-9_]*)|[-+]?0x[0-9a-fA-F_]+|[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+)$`)
-	pyFloat = regexp.MustCompile(`^(?:[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+][0-9]+)?|\.[0-9][0-9_]*(?:[eE][-+][0-9]+)?|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$`)
+	pyFloat = regexp.MustCompile(`^(?:[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+]?[0-9]+)?|\.[0-9][0-9_]*(?:[eE][-+]?[0-9]+)?|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$`)
 	pyNull  = regexp.MustCompile(`^(?:~|null|Null|NULL|)$`)
 )
 
@@ -127,6 +133,8 @@ func Resolve(n *yaml.Node) Value {
 			return v
 		}
 		v.Kind, v.Str = KindString, n.Value
+	case "!!binary":
+		v.Kind = KindBinary
 	default:
 		v.Kind, v.Str = KindString, n.Value
 	}

@@ -29,7 +29,8 @@ func TestResolve(t *testing.T) {
 		{"~", KindNull, nil}, {"null", KindNull, nil}, {"", KindNull, nil},
 		{"true", KindBool, true}, {"False", KindBool, false}, {"yes", KindBool, true}, {"NO", KindBool, false},
 		{"on", KindBool, true}, {"Off", KindBool, false},
-		{"y", KindString, "y"}, {"n", KindString, "n"}, {"tRue", KindString, "tRue"},
+		{"y", KindBool, true}, {"Y", KindBool, true}, {"n", KindBool, false}, {"N", KindBool, false}, // the agent's YAML 1.1 reader
+		{"yES", KindString, "yES"}, {"'y'", KindString, "y"}, {"nn", KindString, "nn"}, {"tRue", KindString, "tRue"},
 		{"'yes'", KindString, "yes"}, {`"true"`, KindString, "true"}, {"!!str true", KindString, "true"},
 		{"30", KindInt, int64(30)}, {"-7", KindInt, int64(-7)}, {"+5", KindInt, int64(5)}, {"1_000", KindInt, int64(1000)},
 		{"0x1F", KindInt, int64(31)}, {"017", KindInt, int64(15)}, {"0b101", KindInt, int64(5)}, {"1:30", KindInt, int64(90)},
@@ -37,7 +38,10 @@ func TestResolve(t *testing.T) {
 		{"09", KindString, "09"}, {"0o17", KindString, "0o17"}, {`"30"`, KindString, "30"}, {"!!int '42'", KindInt, int64(42)},
 		{"2.9", KindFloat, 2.9}, {"-2.5", KindFloat, -2.5}, {"1.", KindFloat, 1.0}, {".5", KindFloat, 0.5},
 		{"1.5e+3", KindFloat, 1500.0}, {".inf", KindFloat, math.Inf(1)}, {"-.Inf", KindFloat, math.Inf(-1)}, {"1:30.5", KindFloat, 90.5},
-		{"1e3", KindString, "1e3"}, {"1.5e3", KindString, "1.5e3"}, // YAML 1.1 wants a signed exponent
+		{"1e3", KindString, "1e3"}, {"1E3", KindString, "1E3"}, {"1e+3", KindString, "1e+3"}, // no dot: a string, as in the agent
+		{"1.0e3", KindFloat, 1000.0}, {"1.5e1", KindFloat, 15.0}, {"1.e3", KindFloat, 1000.0}, {"1.5E-1", KindFloat, 0.15},
+		{".5e1", KindFloat, 5.0}, {"-1.0e3", KindFloat, -1000.0}, {"1_0.0e1", KindFloat, 100.0},
+		{"1.0e", KindString, "1.0e"}, {"1.0e3.5", KindString, "1.0e3.5"},
 		{"3.5x", KindString, "3.5x"}, {"!!float 3", KindFloat, 3.0},
 		{"[1]", KindList, nil}, {"{a: 1}", KindMapping, nil},
 	}
@@ -62,6 +66,9 @@ func TestResolve(t *testing.T) {
 		if got != tt.want {
 			t.Errorf("%q: got %v, want %v", tt.src, got, tt.want)
 		}
+	}
+	if v := Resolve(parseNode(t, "v: !!binary aGk=").Content[1]); v.Kind != KindBinary || v.Describe() != "binary data (!!binary)" {
+		t.Errorf("!!binary: got %+v", v)
 	}
 	if v := Resolve(parseNode(t, "v: .nan").Content[1]); v.Kind != KindFloat || !math.IsNaN(v.Float) {
 		t.Errorf(".nan: got %+v", v)

@@ -26,18 +26,30 @@ func (s *Setup) Approve(hs []ShellHook, via string, now time.Time) ([]allowlist.
 // do. The check and the record use the same reading of the script, so a
 // file swapped in between cannot be approved under the pinned hash.
 func (s *Setup) ApprovePinned(hs []ShellHook, via string, now time.Time, wantSHA256 string) ([]allowlist.Entry, []string, error) {
+	want := make([]string, len(hs))
+	for i := range want {
+		want[i] = wantSHA256
+	}
+	return s.ApproveShown(hs, via, now, want)
+}
+
+// ApproveShown approves hs[i] only if its script hashes to want[i] ("" =
+// whatever it is now): the content the person was shown (SPEC §13.6). One
+// mismatch records nothing and returns ErrHashMismatch.
+func (s *Setup) ApproveShown(hs []ShellHook, via string, now time.Time, want []string) ([]allowlist.Entry, []string, error) {
 	fps := make([]allowlist.Fingerprint, len(hs))
 	for i, h := range hs {
 		fps[i] = allowlist.Fingerprint{Path: h.Script, Err: allowlist.ErrNoScript}
 		if h.hasScriptFile() {
 			// Fresh, not cached: the approval must record what is there now.
-			fps[i] = allowlist.NewFingerprinter().Of(h.Script)
+			fps[i] = allowlist.FingerprintNow(h.Script)
 		}
+		wantSHA256 := want[i]
 		if wantSHA256 == "" {
 			continue
 		}
 		if fps[i].Err != nil {
-			return nil, nil, fmt.Errorf("cannot check the sha256 of the script of %q (%s): %v; not approved", h.Command, orNoScript(h.Script), fps[i].Err)
+			return nil, nil, fmt.Errorf("cannot check the sha256 of the script of %q (%s): %v; not approved", h.Shown(), orNoScript(h.Script), fps[i].Err)
 		}
 		if fps[i].SHA256 != wantSHA256 {
 			return nil, nil, fmt.Errorf("%w for %s: expected %s, the script has %s; not approved (review it, then pin the hash it has now)",

@@ -24,8 +24,13 @@ type AuditRecord struct {
 	Command string // shell
 	Name    string // gateway
 	SHA256  string
-	Result  shell.Result
-	Answer  *Answer
+	// SHA256After is the script's hash once the hook ended; recorded (with
+	// sha256_before) only when it differs from SHA256.
+	SHA256After string
+	// Interrupted: the hook was killed by Ctrl-C or SIGTERM.
+	Interrupted bool
+	Result      shell.Result
+	Answer      *Answer
 	// Gateway: the error and elapsed time of the handler.
 	Error   string
 	Elapsed float64
@@ -38,6 +43,9 @@ type auditJSON struct {
 	Command        *string `json:"command,omitempty"`
 	Name           *string `json:"name,omitempty"`
 	SHA256         *string `json:"sha256"`
+	SHA256Before   *string `json:"sha256_before,omitempty"`
+	SHA256After    *string `json:"sha256_after,omitempty"`
+	Status         string  `json:"status,omitempty"`
 	ExitCode       *int    `json:"exit_code"`
 	TimedOut       bool    `json:"timed_out"`
 	Error          *string `json:"error"`
@@ -51,6 +59,12 @@ func AppendAudit(home string, r AuditRecord) error {
 	j := auditJSON{Time: allowlist.FormatTime(r.Time), Event: r.Event, Kind: r.Kind,
 		SHA256: optionalString(r.SHA256), ExitCode: r.Result.ExitCode, TimedOut: r.Result.TimedOut,
 		Error: optionalString(r.Result.Err), ElapsedSeconds: r.Result.ElapsedSeconds(), Parsed: r.Answer}
+	if r.SHA256After != "" && r.SHA256After != r.SHA256 {
+		j.SHA256Before, j.SHA256After = &r.SHA256, &r.SHA256After
+	}
+	if r.Interrupted {
+		j.Status = "interrupted"
+	}
 	if r.Kind == "gateway" {
 		j.Name, j.Error, j.ElapsedSeconds = &r.Name, optionalString(r.Error), r.Elapsed
 	} else {

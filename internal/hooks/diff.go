@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"strings"
 
 	udiff "github.com/aymanbagabas/go-udiff"
 
@@ -31,21 +32,25 @@ type ScriptDiff struct {
 // Errors wrap ErrNotApproved, ErrNoSnapshot or ErrScriptMissing with a
 // message saying why and what to do.
 func (s *Setup) DiffScript(h ShellHook) (*ScriptDiff, error) {
+	return s.diffAgainst(h, func() allowlist.Fingerprint { return s.Fingerprints.Of(h.Script) })
+}
+
+func (s *Setup) diffAgainst(h ShellHook, now func() allowlist.Fingerprint) (*ScriptDiff, error) {
 	if !h.Approved {
-		return nil, fmt.Errorf("%q for %s is %w: nothing to compare with (approve it with 'hermes hooks accept')", h.Command, h.Event, ErrNotApproved)
+		return nil, fmt.Errorf("%q for %s is %w: nothing to compare with (approve it with 'hermes hooks accept')", h.Shown(), h.Event, ErrNotApproved)
 	}
 	sha := h.Approval.ScriptSHA256
 	if sha == "" {
-		return nil, fmt.Errorf("%w for %q: it was approved without a content hash (by the Hermes agent, or before pinning); re-approve it with 'hermes hooks accept' to record one", ErrNoSnapshot, h.Command)
+		return nil, fmt.Errorf("%w for %q: it was approved without a content hash (by the Hermes agent, or before pinning); re-approve it with 'hermes hooks accept' to record one", ErrNoSnapshot, h.Shown())
 	}
 	old, err := allowlist.LoadSnapshot(s.Loc.Home, sha)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("%w of the approved script of %q (sha256 %s): it was approved elsewhere, or the script was larger than 1 MiB", ErrNoSnapshot, h.Command, sha)
+			return nil, fmt.Errorf("%w of the approved script of %q (sha256 %s): it was approved elsewhere, or the script was larger than 1 MiB", ErrNoSnapshot, h.Shown(), sha)
 		}
 		return nil, err
 	}
-	fp := s.Fingerprints.Of(h.Script)
+	fp := now()
 	if fp.Err != nil {
 		return nil, fmt.Errorf("%w: cannot read %s: %v", ErrScriptMissing, h.Script, fp.Err)
 	}
@@ -65,4 +70,73 @@ func short(sha string) string {
 		return sha[:12]
 	}
 	return sha
+}
+
+// Shown is what a prompt shows of a hook's script, read at one moment: the
+// script (its hash and first lines) for a first approval, the diff against
+// the approved snapshot for a re-approval. Approving after the prompt
+// records exactly this content (SPEC §13.6), checked with Changed.
+type Shown struct {
+	Hook        ShellHook
+	Fingerprint allowlist.Fingerprint
+	// Diff is set for a re-approval whose snapshot could be compared;
+	// DiffErr says why it could not.
+	Diff    *ScriptDiff
+	DiffErr error
+}
+
+// Show reads the hook's script now for a prompt.
+func (s *Setup) Show(h ShellHook) Shown {
+	sh := Shown{Hook: h, Fingerprint: allowlist.Fingerprint{Path: h.Script, Err: allowlist.ErrNoScript}}
+	if h.hasScriptFile() {
+		sh.Fingerprint = allowlist.FingerprintNow(h.Script)
+	}
+	if h.Approved {
+		sh.Diff, sh.DiffErr = s.diffAgainst(h, func() allowlist.Fingerprint { return sh.Fingerprint })
+	}
+	return sh
+}
+
+// Changed reports whether the script is no longer what was shown.
+func (sh Shown) Changed() bool {
+	if !sh.Hook.hasScriptFile() {
+		return false
+	}
+	now := allowlist.FingerprintNow(sh.Hook.Script)
+	return now.SHA256 != sh.Fingerprint.SHA256 || (now.Err == nil) != (sh.Fingerprint.Err == nil)
+}
+
+// SHA256 is the hash of the content shown, "" when the script could not
+// be read.
+func (sh Shown) SHA256() string { return sh.Fingerprint.SHA256 }
+
+// Head is the first n lines of the script shown and how many lines it has
+// in all; ok is false when the content is not at hand (unreadable, or
+// larger than a snapshot).
+func (sh Shown) Head(n int) (lines []string, total int, ok bool) {
+	if sh.Fingerprint.Content == nil {
+		return nil, 0, false
+	}
+	all := strings.SplitAfter(string(sh.Fingerprint.Content), "\n")
+	if all[len(all)-1] == "" {
+		all = all[:len(all)-1]
+	}
+	if len(all) > n {
+		return all[:n], len(all), true
+	}
+	return all, len(all), true
+}
+
+// DiffStat counts the added and removed lines of a unified diff.
+func DiffStat(unified string) (added, removed int) {
+	for _, line := range strings.Split(unified, "\n") {
+		switch {
+		case strings.HasPrefix(line, "+++"), strings.HasPrefix(line, "---"):
+		case strings.HasPrefix(line, "+"):
+			added++
+		case strings.HasPrefix(line, "-"):
+			removed++
+		}
+	}
+	return added, removed
 }

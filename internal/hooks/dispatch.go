@@ -2,17 +2,31 @@ package hooks
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"slices"
 	"time"
 
+	"github.com/hermes-hooks/hermes/internal/allowlist"
 	"github.com/hermes-hooks/hermes/internal/hooks/outbound"
 	"github.com/hermes-hooks/hermes/internal/pyjson"
+	"github.com/hermes-hooks/hermes/internal/shell"
 )
 
 // Consent decides, for a hook that is not trusted, whether it may fire now
-// and how that approval is to be recorded (an allowlist.Via* value). It is
-// the CLI's part: flags, environment, config, or a prompt.
-type Consent func(h ShellHook) (ok bool, via string, err error)
+// and how that approval is to be recorded. It is the CLI's part: flags,
+// environment, config, or a prompt.
+type Consent func(h ShellHook) (Grant, error)
+
+// Grant is a consent's answer.
+type Grant struct {
+	OK  bool
+	Via string // an allowlist.Via* value
+	// SHA256 is the hash of the script the user was shown, "" when nothing
+	// was shown (a flag, the environment, the config): the approval records
+	// that content and nothing else (SPEC §13.6).
+	SHA256 string
+}
 
 // Dispatch is one real firing of an event (run-event).
 type Dispatch struct {
@@ -22,18 +36,46 @@ type Dispatch struct {
 	Runs     []ShellRun
 	Outcome  *Outcome
 	Warnings []string
+	// Interrupted: Ctrl-C or SIGTERM ended the firing; Runs holds what ran
+	// so far, the interrupted hook last.
+	Interrupted bool
 }
 
 // Blocked reports whether the outcome blocks the tool call.
 func (d *Dispatch) Blocked() bool { return IsBlock(d.Outcome) }
 
 // DispatchShell fires a shell event as the agent would: every configured
-// hook in config order, matcher first, then consent (approved and not
-// blocked by pinning, or approved now through consent), run, evaluate; then
-// aggregate. With safeMode nothing runs. Approvals given through consent are
-// recorded before the hook runs. An error from consent (Ctrl-C at a prompt)
-// or from recording an approval stops the dispatch.
+// hook in config order, matcher first, then trust, decided for each hook
+// right before it would start (InspectNow: its script hashed and its path
+// checked now), else consent; run, evaluate; then aggregate. With safeMode
+// nothing runs. Approvals given through consent are recorded before the
+// hook runs. An error from consent (Ctrl-C at a prompt) or from recording
+// an approval stops the dispatch. An interrupt while a hook runs returns
+// the dispatch so far (Interrupted) with ctx's error.
 func (e *Engine) DispatchShell(ctx context.Context, event string, fields *pyjson.Object, safeMode bool, consent Consent) (*Dispatch, error) {
+	return e.DispatchShellWith(ctx, event, fields, DispatchOptions{SafeMode: safeMode, Consent: consent})
+}
+
+// DispatchOptions say how a firing departs from the agent's own.
+type DispatchOptions struct {
+	// SafeMode: nothing runs (HERMES_SAFE_MODE); every hook is listed as
+	// skipped.
+	SafeMode bool
+	// Consent is asked about each hook that is not trusted; required
+	// unless Policy.
+	Consent Consent
+	// Policy is a policy test (test --cases): every hook the matcher and
+	// the selection let through runs, approved or not (refusals still
+	// hold); consent is never asked, nothing is recorded in the allowlist
+	// and no audit line is written.
+	Policy bool
+	// Selection leaves hooks out (--only, --skip).
+	Selection Selection
+}
+
+// DispatchShellWith is DispatchShell with options: the one loop behind
+// run-event and test --cases.
+func (e *Engine) DispatchShellWith(ctx context.Context, event string, fields *pyjson.Object, opts DispatchOptions) (*Dispatch, error) {
 	ev, _ := e.Catalogue.Lookup(event)
 	d := &Dispatch{Event: event, Fields: fields, Wire: e.WireFor(event, fields)}
 	list, warnings, err := e.Store.Read()
@@ -44,43 +86,49 @@ func (e *Engine) DispatchShell(ctx context.Context, event string, fields *pyjson
 	toolName := ToolName(fields)
 	var answers []*Answer
 	for _, spec := range e.Parsed.ForEvent(event) {
-		h := e.Inspect(spec, list)
-		run := ShellRun{Hook: h}
+		run := ShellRun{Hook: ShellHook{Spec: spec}}
 		switch {
-		case safeMode:
+		case opts.SafeMode:
 			run.SkipReason = SkipSafeMode
-		case ev.Tool && !h.Matcher.Match(toolName):
+		case opts.Selection.Excludes(run.Hook):
+			run.SkipReason = opts.Selection.SkipReason(run.Hook)
+		case ev.Tool && !spec.Matcher.Match(toolName):
 			run.SkipReason = SkipMatcher
-		case !h.Trusted():
-			ok, via, err := consent(h)
-			if err != nil {
-				return nil, err
-			}
-			if !ok {
-				run.SkipReason = SkipNotApproved
-				if h.Blocked() {
-					run.SkipReason = SkipModified
-				}
-				break
-			}
-			_, warnings, err := e.Approve([]ShellHook{h}, via, e.Now())
-			d.Warnings = append(d.Warnings, warnings...)
-			if err != nil {
-				return nil, err
-			}
-		}
-		if run.SkipReason == "" {
+		default:
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
-			run = e.RunShell(ctx, h, d.Wire)
-			if err := ctx.Err(); err != nil {
-				// Interrupted: the hook's group was killed; stop here.
+			h, why, err := e.admit(spec, list, opts, d)
+			if err != nil {
 				return nil, err
 			}
-			e.audit(d, run)
-			answers = append(answers, run.Eval.Answer)
+			run.Hook, run.SkipReason = h, why
 		}
+		if run.SkipReason != "" {
+			if a := failClosedOnSkip(ev, run); a != nil {
+				run.Eval.Answer = a
+				answers = append(answers, a)
+			}
+			d.Runs = append(d.Runs, run)
+			continue
+		}
+		run = e.RunShell(ctx, run.Hook, d.Wire)
+		after := e.checkAfter(d, run)
+		if ctx.Err() != nil {
+			// Interrupted: the hook's group was killed; account for it and
+			// stop here.
+			run.Interrupted = true
+			if !opts.Policy {
+				e.audit(d, run, after)
+			}
+			d.Runs = append(d.Runs, run)
+			d.Interrupted = true
+			return d, ctx.Err()
+		}
+		if !opts.Policy {
+			e.audit(d, run, after)
+		}
+		answers = append(answers, run.Eval.Answer)
 		d.Runs = append(d.Runs, run)
 	}
 	args, _ := fields.Get(fieldArgs)
@@ -89,17 +137,106 @@ func (e *Engine) DispatchShell(ctx context.Context, event string, fields *pyjson
 	return d, nil
 }
 
+// admit decides whether the hook of spec runs now. It returns the hook as
+// seen at this moment and "" when it may run, else why not. A command that
+// cannot run as written is refused, always. A policy test runs every other
+// hook: approval, and so who else could change an approved script, is not
+// its question. Otherwise a script others can change is refused; an
+// untrusted hook is put to consent, and an approval given is recorded
+// pinned to the content that was shown or, when nothing was shown, to the
+// content there now, then checked again.
+func (e *Engine) admit(spec Spec, list *allowlist.List, opts DispatchOptions, d *Dispatch) (ShellHook, string, error) {
+	h := e.InspectNow(spec, list)
+	switch {
+	case h.Refusal != "":
+		return h, h.Refusal, nil
+	case opts.Policy:
+		return h, "", nil
+	case h.Unsafe != nil:
+		return h, "someone else can change the script: " + h.Unsafe.Error(), nil
+	case h.Trusted():
+		return h, "", nil
+	}
+	g, err := opts.Consent(h)
+	if err != nil {
+		return h, "", err
+	}
+	if !g.OK {
+		return h, h.SkipReason(), nil
+	}
+	entries, warnings, err := e.ApprovePinned([]ShellHook{h}, g.Via, e.Now(), g.SHA256)
+	d.Warnings = append(d.Warnings, warnings...)
+	if errors.Is(err, ErrHashMismatch) {
+		d.Warnings = append(d.Warnings, fmt.Sprintf("%s hook %q: the script changed after it was shown; nothing was approved", h.Event, h.Shown()))
+		return h, SkipModified, nil
+	}
+	if err != nil {
+		return h, "", err
+	}
+	// Judge the hook against the approval just written, with the script
+	// hashed once more: what runs must be what was approved.
+	approved := &allowlist.List{}
+	approved.Approve(entries[0])
+	h = e.InspectNow(spec, approved)
+	if !h.Trusted() {
+		d.Warnings = append(d.Warnings, fmt.Sprintf("%s hook %q: the script changed right after it was approved; not run", h.Event, h.Shown()))
+		return h, h.SkipReason(), nil
+	}
+	return h, "", nil
+}
+
+// failClosedOnSkip is the answer of a fail-closed guard that pinning or the
+// path rules kept from running: it could not run, so it blocks, as it would
+// had it failed to start. A hook that was never approved, or that the
+// matcher or safe mode skipped, contributes nothing.
+func failClosedOnSkip(ev Event, run ShellRun) *Answer {
+	h := run.Hook
+	if !h.FailClosed || !ev.Blocking {
+		return nil
+	}
+	switch run.SkipReason {
+	case SkipMatcher, SkipSafeMode, SkipNotApproved:
+		return nil
+	}
+	return Evaluate(EvalInput{Event: h.Event, Command: h.Shown(), Blocking: true, FailClosed: true,
+		Timeout: h.Timeout, Result: shell.Result{Err: run.SkipReason}}).Answer
+}
+
+// checkAfter hashes the script again once its hook has ended (SPEC §13.4)
+// and warns when it changed while the hook ran. It returns the hash now.
+func (e *Engine) checkAfter(d *Dispatch, run ShellRun) string {
+	h := run.Hook
+	if !h.hasScriptFile() {
+		return ""
+	}
+	after := allowlist.FingerprintNow(h.Script).SHA256
+	if before := h.Fingerprint.SHA256; before != "" && after != before {
+		d.Warnings = append(d.Warnings, fmt.Sprintf("the script %s of %s hook %q changed while the hook ran (sha256 %s before, %s after)",
+			h.Script, h.Event, h.Shown(), shortHash(before), shortHash(after)))
+	}
+	return after
+}
+
+// shortHash is the first 12 hex digits of a sha256, "none" for none.
+func shortHash(sha string) string {
+	if sha == "" {
+		return "none"
+	}
+	if len(sha) > 12 {
+		return sha[:12]
+	}
+	return sha
+}
+
 // audit appends the run to the audit log unless the config turned it off;
 // a failure to log is a warning, never a reason to stop the agent's work.
-func (e *Engine) audit(d *Dispatch, run ShellRun) {
+// after is the script's hash once the hook ended.
+func (e *Engine) audit(d *Dispatch, run ShellRun, after string) {
 	if !e.Config.Settings.AuditLog {
 		return
 	}
-	sha := ""
-	if run.Hook.Script != "" {
-		sha = e.Fingerprints.Of(run.Hook.Script).SHA256
-	}
-	rec := AuditRecord{Time: e.Now(), Event: d.Event, Kind: "shell", Command: run.Hook.Shown(), SHA256: sha,
+	rec := AuditRecord{Time: e.Now(), Event: d.Event, Kind: "shell", Command: run.Hook.Shown(),
+		SHA256: run.Hook.Fingerprint.SHA256, SHA256After: after, Interrupted: run.Interrupted,
 		Result: run.Result, Answer: run.Eval.Answer}
 	if err := AppendAudit(e.Loc.Home, rec); err != nil {
 		d.Warnings = append(d.Warnings, err.Error())

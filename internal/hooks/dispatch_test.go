@@ -23,9 +23,9 @@ type consentLog struct {
 	err     error
 }
 
-func (c *consentLog) consent(h ShellHook) (bool, string, error) {
+func (c *consentLog) consent(h ShellHook) (Grant, error) {
 	c.asked = append(c.asked, h.Command)
-	return c.answers[h.Command], c.via, c.err
+	return Grant{OK: c.answers[h.Command], Via: c.via}, c.err
 }
 
 func approveCommands(t *testing.T, e *Engine, commands ...string) {

@@ -55,21 +55,48 @@ func (r *HookReport) add(name, status, format string, args ...any) {
 	r.Checks = append(r.Checks, Check{name, status, fmt.Sprintf(format, args...)})
 }
 
-// Doctor checks every shell hook (in config order) and gateway hook. Smoke
-// runs of approved hooks run concurrently, at most parallel at a time (0:
-// the number of CPUs); the reports keep config order. It never runs a hook
-// that run-event would not fire without asking.
-func (e *Engine) Doctor(ctx context.Context, list *allowlist.List, parallel int, python string, pyErr error) []HookReport {
+// DoctorOptions are how doctor runs.
+type DoctorOptions struct {
+	// Parallel smoke runs at once (0: the number of CPUs).
+	Parallel int
+	// Python for the gateway checks, or why there is none.
+	Python string
+	PyErr  error
+	// SafeMode: HERMES_SAFE_MODE is set; no smoke run (SPEC §13.15).
+	SafeMode bool
+}
+
+// Doctor checks the home's own files, every shell hook (in config order)
+// and every gateway hook. Smoke runs of approved hooks run concurrently,
+// at most o.Parallel at a time; the reports keep config order. It never
+// runs a hook that run-event would not fire without asking: each is judged
+// again (InspectNow) right before its smoke run.
+func (e *Engine) Doctor(ctx context.Context, list *allowlist.List, o DoctorOptions) []HookReport {
+	parallel := o.Parallel
 	if parallel <= 0 {
 		parallel = runtime.NumCPU()
 	}
 	hs := e.ShellHooks(list)
-	reports := make([]HookReport, len(hs))
+	reports := make([]HookReport, 0, len(hs)+1)
+	if r := e.homeChecks(); len(r.Checks) > 0 {
+		reports = append(reports, r)
+	}
+	first := len(reports)
+	reports = append(reports, make([]HookReport, len(hs))...)
 	sem := make(chan struct{}, parallel)
 	var wg sync.WaitGroup
 	for i, h := range hs {
+		i += first
 		reports[i] = e.staticChecks(h)
-		if reason := smokeSkipReason(h); reason != "" {
+		reason := smokeSkipReason(h)
+		if o.SafeMode && reason == "" {
+			reason = "safe mode"
+		}
+		if h.Refusal != "" {
+			reports[i].add("smoke", CheckFail, "not run: %s", h.Refusal)
+			continue
+		}
+		if reason != "" {
 			reports[i].add("smoke", CheckSkip, "skipped JSON smoke test (%s)", reason)
 			e.lint(h, nil, &reports[i])
 			continue
@@ -81,12 +108,19 @@ func (e *Engine) Doctor(ctx context.Context, list *allowlist.List, parallel int,
 		go func(i int, h ShellHook) {
 			defer wg.Done()
 			defer func() { <-sem }()
-			e.smoke(ctx, h, &reports[i])
+			// The same decision as run-event's, taken now: the display
+			// caches above never decide what runs.
+			now := e.InspectNow(h.Spec, list)
+			if !now.Trusted() {
+				reports[i].add("smoke", CheckSkip, "skipped JSON smoke test (%s)", now.SkipReason())
+				return
+			}
+			e.smoke(ctx, now, &reports[i])
 		}(i, h)
 	}
 	wg.Wait()
 	for _, g := range e.GatewayHooks() {
-		reports = append(reports, e.gatewayChecks(ctx, g, python, pyErr))
+		reports = append(reports, e.gatewayChecks(ctx, g, o.Python, o.PyErr))
 	}
 	return reports
 }
@@ -100,10 +134,14 @@ func smokeSkipReason(h ShellHook) string {
 		return "the command cannot be parsed"
 	case !h.Approved:
 		return "not approved: doctor never runs an unapproved hook"
-	case h.Blocked():
-		return "script modified since approval: not run until re-approved"
 	case h.ExecErr != nil:
 		return "script missing or not executable"
+	case h.Blocked() && h.Drift == allowlist.DriftMissing:
+		return SkipUnreadable + ": not run until re-approved"
+	case h.Blocked():
+		return "script modified since approval: not run until re-approved"
+	case h.Unsafe != nil:
+		return "someone else can change the script: not run"
 	}
 	return ""
 }
@@ -126,10 +164,11 @@ func (e *Engine) staticChecks(h ShellHook) HookReport {
 		r.add("approved", CheckOK, "approved_at: %s%s", h.Approval.ApprovedAt, via)
 		r.Checks = append(r.Checks, driftCheck(h))
 	}
-	if h.hasScriptFile() {
-		if c, ok := permissionCheck(h.Script); ok {
-			r.Checks = append(r.Checks, c)
-		}
+	if h.Refusal != "" {
+		r.add("executable", CheckFail, "%s", h.Refusal)
+	}
+	if h.hasScriptFile() && h.ExecErr == nil {
+		r.Checks = append(r.Checks, e.permissionCheck(h.Script))
 	}
 	return r
 }
@@ -142,7 +181,7 @@ func driftCheck(h ShellHook) Check {
 	}
 	now := "unknown"
 	if !h.Fingerprint.Mtime.IsZero() {
-		now = allowlist.FormatTime(h.Fingerprint.Mtime)
+		now = allowlist.MtimeString(h.Fingerprint.Mtime)
 	}
 	reapprove := fmt.Sprintf("hermes hooks accept %s --event %s --yes", quote(h.Shown()), h.Event)
 	review := "review with: hermes hooks diff " + quote(h.Shown()) + ", then re-approve with: " + reapprove
@@ -161,7 +200,7 @@ func driftCheck(h ShellHook) Check {
 		}
 		return c
 	case allowlist.DriftTouched:
-		c.Status, c.Message = CheckInfo, fmt.Sprintf("script touched (mtime %s, approved %s) but its content is unchanged", now, recorded)
+		c.Status, c.Message = CheckInfo, fmt.Sprintf("script touched (mtime %s, approved %s) but its content is unchanged; the agent compares the mtime and reports \"script modified since approval\" until it is re-approved: %s", now, recorded, reapprove)
 	case allowlist.DriftMissing:
 		c.Status, c.Message = CheckWarn, "the script cannot be read now: nothing to compare"
 	case allowlist.DriftUnknown:
@@ -179,27 +218,47 @@ func driftCheck(h ShellHook) Check {
 // quote single-quotes s for a copy-pasteable command line.
 func quote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
-// permissionCheck flags a script someone else could change: writable by
-// group or others, or in a folder others may write to without the sticky
-// bit. ok is false when the script cannot be stat'ed (the executable check
-// already says so).
-func permissionCheck(script string) (c Check, ok bool) {
-	real, err := filepath.EvalSymlinks(script)
-	if err != nil {
-		real = script
+// permissionCheck flags a script someone else could change (SPEC §13.5):
+// the script or a folder above it owned by another user, or writable by
+// others or by a shared group. With hooks_strict_modes: false the finding is
+// only information.
+func (e *Engine) permissionCheck(script string) Check {
+	err := e.safePaths().Check(script)
+	switch {
+	case err == nil:
+		return Check{"permissions", CheckOK, "only you (or root) can change the script and every folder above it"}
+	case !e.Config.Settings.StrictModes:
+		return Check{"permissions", CheckInfo, fmt.Sprintf("%v: someone else could change this script (hooks_strict_modes is false, so it still fires)", err)}
 	}
-	fi, err := os.Stat(real)
-	if err != nil {
-		return Check{}, false
+	return Check{"permissions", CheckFail, fmt.Sprintf("%v: someone else could change an approved script, so run-event will not run it; fix the owner or mode (chmod go-w), or set hooks_strict_modes: false", err)}
+}
+
+// homeChecks fails when another user could change HERMES_HOME, the config
+// file or the allowlist: whoever can, decides what runs.
+func (e *Engine) homeChecks() HookReport {
+	r := HookReport{Kind: "home", Name: e.Loc.Home}
+	paths := []string{e.Loc.Home}
+	if e.Loc.ConfigPath != "" {
+		paths = append(paths, e.Loc.ConfigPath)
 	}
-	if fi.Mode().Perm()&0o022 != 0 {
-		return Check{"permissions", CheckFail, fmt.Sprintf("%s is writable by group or others (mode %s): someone else could change an approved script; run chmod go-w on it", real, fi.Mode().Perm())}, true
+	if _, err := os.Stat(e.Store.Path); err == nil {
+		paths = append(paths, e.Store.Path)
 	}
-	dir := filepath.Dir(real)
-	if di, err := os.Stat(dir); err == nil && di.Mode().Perm()&0o002 != 0 && di.Mode()&os.ModeSticky == 0 {
-		return Check{"permissions", CheckFail, fmt.Sprintf("its folder %s is writable by others without the sticky bit (mode %s): someone else could replace the script; run chmod o-w on it", dir, di.Mode())}, true
+	for _, p := range paths {
+		if _, err := os.Stat(p); err != nil {
+			continue
+		}
+		// Only findings: a healthy home adds nothing to the report.
+		err := e.safePaths().Check(p)
+		switch {
+		case err == nil:
+		case !e.Config.Settings.StrictModes:
+			r.add("permissions", CheckInfo, "%v (hooks_strict_modes is false)", err)
+		default:
+			r.add("permissions", CheckFail, "%v: another user could change which hooks run; fix the owner or mode (chmod go-w)", err)
+		}
 	}
-	return Check{"permissions", CheckOK, "only you can change the script"}, true
+	return r
 }
 
 // smoke runs an approved hook once with the event's synthetic payload and
@@ -215,6 +274,8 @@ func (e *Engine) smoke(ctx context.Context, h ShellHook, r *HookReport) {
 		r.add("smoke", CheckFail, "smoke run timed out after %ds", h.Timeout)
 	case res.Err != "":
 		r.add("smoke", CheckFail, "smoke run failed to start: %s", res.Err)
+	case out == "" && failedWithStderr(ev, res):
+		r.add("smoke", CheckFail, "smoke run exited %d with nothing on stdout: %s", *res.ExitCode, lastLine(res.Stderr))
 	case out == "":
 		r.add("smoke", CheckOK, "smoke run: no output (an observer)")
 	default:
@@ -232,7 +293,7 @@ func (e *Engine) smoke(ctx context.Context, h ShellHook, r *HookReport) {
 			r.add("smoke", CheckWarn, "the answer %s means nothing on %s (see 'hermes hooks events')", cut(obj.String(), 120), h.Event)
 		}
 	}
-	if code := res.ExitCode; code != nil && *code != 0 && !(ev.Blocking && (*code == 1 || *code == 2)) {
+	if code := res.ExitCode; code != nil && *code != 0 && !(ev.Blocking && (*code == 1 || *code == 2)) && !failedWithStderr(ev, res) {
 		msg := fmt.Sprintf("smoke run exited %d", *code)
 		if stderr := strings.TrimSpace(res.Stderr); stderr != "" {
 			msg += ": " + cut(stderr, 120)
@@ -240,6 +301,21 @@ func (e *Engine) smoke(ctx context.Context, h ShellHook, r *HookReport) {
 		r.add("smoke", CheckWarn, "%s", msg)
 	}
 	e.lint(h, &res, r)
+}
+
+// failedWithStderr reports a run that failed the way a broken hook does: a
+// non-zero exit, nothing on stdout, an error on stderr. Exit 2 of a
+// blocking hook is an answer (a block whose message is stderr), not that.
+func failedWithStderr(ev Event, res shell.Result) bool {
+	code := res.ExitCode
+	return code != nil && *code != 0 && !(ev.Blocking && *code == 2) &&
+		strings.TrimSpace(res.Stdout) == "" && strings.TrimSpace(res.Stderr) != ""
+}
+
+// lastLine is the last non-blank line of s, cut to 200 characters.
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	return cut(strings.TrimSpace(lines[len(lines)-1]), 200)
 }
 
 // lint adds the warnings that are not problems: a blocking hook without an

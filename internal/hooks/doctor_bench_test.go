@@ -31,7 +31,7 @@ func BenchmarkDoctor(b *testing.B) {
 			s, list := h.load()
 			e := &Engine{Setup: s, Runner: shell.Exec{}, Environ: []string{"PATH=/usr/bin:/bin"}, Cwd: s.Loc.Home, Now: time.Now}
 			for b.Loop() {
-				for _, r := range e.Doctor(context.Background(), list, parallel, "", nil) {
+				for _, r := range e.Doctor(context.Background(), list, DoctorOptions{Parallel: parallel}) {
 					if r.Problems() > 0 {
 						b.Fatalf("%s: %+v", r.Command, r.Checks)
 					}

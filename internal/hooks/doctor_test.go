@@ -117,7 +117,7 @@ func TestDoctorShellChecks(t *testing.T) {
 		"nostart.sh": {Err: "command not executable"},
 		"exit3.sh":   withStderr(exitedWith(3, ""), "boom"),
 	}}
-	reports := doctorEngine(s, runner).Doctor(context.Background(), list, 0, "", nil)
+	reports := doctorEngine(s, runner).Doctor(context.Background(), list, DoctorOptions{Parallel: 0})
 
 	want := []struct{ command, checks string }{
 		{"~/ok.sh", "executable:ok approved:ok drift:ok permissions:ok smoke:ok"},
@@ -128,7 +128,8 @@ func TestDoctorShellChecks(t *testing.T) {
 		{"~/list.sh", "executable:ok approved:ok drift:ok permissions:ok smoke:ok smoke:warn"},
 		{"~/slow.sh", "executable:ok approved:ok drift:ok permissions:ok smoke:fail"},
 		{"~/nostart.sh", "executable:ok approved:ok drift:ok permissions:ok smoke:fail"},
-		{"~/exit3.sh", "executable:ok approved:ok drift:ok permissions:ok smoke:ok smoke:warn"},
+		// Exit 3, nothing on stdout, an error on stderr: broken, not healthy.
+		{"~/exit3.sh", "executable:ok approved:ok drift:ok permissions:ok smoke:fail"},
 		{"~/new.sh", "executable:ok approved:fail permissions:ok smoke:skip"},
 		{"~/edited.sh", "executable:ok approved:ok drift:fail permissions:ok smoke:skip"},
 		{"~/gone.sh", "executable:fail approved:ok drift:warn smoke:skip"},
@@ -149,8 +150,8 @@ func TestDoctorShellChecks(t *testing.T) {
 		}
 		problems += r.Problems()
 	}
-	if problems != 6 {
-		t.Errorf("%d problems, want 6 (chatty, slow, nostart, new, edited, gone)", problems)
+	if problems != 7 {
+		t.Errorf("%d problems, want 7 (chatty, slow, nostart, exit3, new, edited, gone)", problems)
 	}
 
 	// Never run: the unapproved hook, the one whose script changed since its
@@ -217,7 +218,7 @@ func TestDoctorSmokeRunsConcurrently(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	done := make(chan []HookReport)
-	go func() { done <- doctorEngine(s, runner).Doctor(ctx, list, parallel, "", nil) }()
+	go func() { done <- doctorEngine(s, runner).Doctor(ctx, list, DoctorOptions{Parallel: parallel}) }()
 	select {
 	case <-full:
 		close(runner.gate)
@@ -243,7 +244,7 @@ func TestDoctorParallelOne(t *testing.T) {
 	h.approveAll()
 	s, list := h.load()
 	runner := &doctorRunner{}
-	doctorEngine(s, runner).Doctor(context.Background(), list, 1, "", nil)
+	doctorEngine(s, runner).Doctor(context.Background(), list, DoctorOptions{Parallel: 1})
 	if runner.maxInFlight != 1 || strings.Join(runner.ran, " ") != "a.sh b.sh c.sh" {
 		t.Errorf("max in flight %d, ran %v; want 1, a b c", runner.maxInFlight, runner.ran)
 	}
@@ -251,6 +252,7 @@ func TestDoctorParallelOne(t *testing.T) {
 
 func TestPermissionCheck(t *testing.T) {
 	dir := t.TempDir()
+	e := testEngine(t, "", &fakeRunner{})
 	mk := func(sub string, dirMode, fileMode os.FileMode) string {
 		d := filepath.Join(dir, sub)
 		if err := os.Mkdir(d, 0o755); err != nil {
@@ -275,18 +277,16 @@ func TestPermissionCheck(t *testing.T) {
 		want             string
 	}{
 		{"private", 0o755, 0o755, CheckOK},
-		{"group-writable script", 0o755, 0o775, CheckFail},
 		{"world-writable script", 0o755, 0o757, CheckFail},
 		{"world-writable folder", 0o777, 0o755, CheckFail},
 		{"sticky world-writable folder", 0o777 | os.ModeSticky, 0o755, CheckOK},
-		{"group-writable folder", 0o775, 0o755, CheckOK},
 	}
 	for i, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			p := mk(fmt.Sprint(i), tt.dirMode, tt.fileMod)
-			c, ok := permissionCheck(p)
-			if !ok || c.Name != "permissions" || c.Status != tt.want {
-				t.Errorf("got %v %+v, want status %s", ok, c, tt.want)
+			c := e.permissionCheck(p)
+			if c.Name != "permissions" || c.Status != tt.want {
+				t.Errorf("got %+v, want status %s", c, tt.want)
 			}
 		})
 	}
@@ -296,10 +296,12 @@ func TestPermissionCheck(t *testing.T) {
 	if err := os.Symlink(target, link); err != nil {
 		t.Fatal(err)
 	}
-	if c, _ := permissionCheck(link); c.Status != CheckFail {
+	if c := e.permissionCheck(link); c.Status != CheckFail {
 		t.Errorf("symlink to a world-writable script: %+v", c)
 	}
-	if _, ok := permissionCheck(filepath.Join(dir, "missing.sh")); ok {
-		t.Error("a missing script got a permissions line")
+	// hooks_strict_modes: false makes the finding information only.
+	e.Config.Settings.StrictModes = false
+	if c := e.permissionCheck(target); c.Status != CheckInfo || !strings.Contains(c.Message, "writable by others") {
+		t.Errorf("strict modes off: %+v; want info naming the problem", c)
 	}
 }

@@ -23,20 +23,14 @@ type Engine struct {
 // ShellRun is one shell hook of one firing: run, or skipped and why.
 type ShellRun struct {
 	Hook ShellHook
-	// SkipReason: "" when the hook ran; else SkipMatcher, SkipNotApproved,
-	// SkipModified or SkipSafeMode.
+	// SkipReason: "" when the hook ran; else one of the Skip* values or a
+	// refusal explaining itself (ShellHook.SkipReason).
 	SkipReason string
 	Result     shell.Result
 	Eval       Evaluation
+	// Interrupted: Ctrl-C or SIGTERM killed the hook while it ran.
+	Interrupted bool
 }
-
-// Why a hook did not fire in run-event (SPEC §10.4).
-const (
-	SkipMatcher     = "matcher"
-	SkipNotApproved = "not approved"
-	SkipModified    = "modified since approval"
-	SkipSafeMode    = "safe mode"
-)
 
 // Fired reports whether the hook ran.
 func (r ShellRun) Fired() bool { return r.SkipReason == "" }
@@ -77,9 +71,13 @@ func ToolName(fields *pyjson.Object) string {
 // its answer.
 func (e *Engine) RunShell(ctx context.Context, h ShellHook, wire *pyjson.Object) ShellRun {
 	run := ShellRun{Hook: h}
-	if h.ParseErr != nil {
+	switch {
+	case h.ParseErr != nil:
 		run.Result = shell.Result{Err: h.ParseErr.Error()}
-	} else {
+	case h.Refusal != "":
+		// Never run: the file run would not be the file hashed (§13.1).
+		run.Result = shell.Result{Err: h.Refusal}
+	default:
 		tool, _ := wire.Get(wireToolNameKey)
 		toolName, _ := tool.(string)
 		sess, _ := wire.Get(wireSessionKey)
@@ -97,13 +95,14 @@ func (e *Engine) RunShell(ctx context.Context, h ShellHook, wire *pyjson.Object)
 	return run
 }
 
-// Selected are the hooks of event among hs, with --for-tool applied: when
-// forTool is set, only tool-event hooks whose matcher matches it.
+// Selected are the hooks of event among hs, with --for-tool applied as the
+// agent applies it: on a tool event only the hooks whose matcher matches
+// forTool; on any other event it filters nothing (SPEC §14).
 func (e *Engine) Selected(hs []ShellHook, event, forTool string) []ShellHook {
 	ev, _ := e.Catalogue.Lookup(event)
 	var out []ShellHook
 	for _, h := range hs {
-		if h.Event != event || forTool != "" && (!ev.Tool || !h.Matcher.Match(forTool)) {
+		if h.Event != event || forTool != "" && ev.Tool && !h.Matcher.Match(forTool) {
 			continue
 		}
 		out = append(out, h)

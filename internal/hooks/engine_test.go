@@ -185,8 +185,9 @@ func TestSelected(t *testing.T) {
 		{"pre_tool_call", "patch", []string{"~/hook.sh edit", "~/hook.sh any"}},
 		{"pre_tool_call", "patch2", []string{"~/hook.sh any"}},
 		{"on_session_start", "", []string{"~/hook.sh start"}},
-		// --for-tool keeps only tool-event hooks.
-		{"on_session_start", "terminal", nil},
+		// --for-tool filters only tool events; others run as without it (SPEC §14).
+		{"on_session_start", "terminal", []string{"~/hook.sh start"}},
+		{"pre_tool_call", "write_file", []string{"~/hook.sh any"}},
 	}
 	for _, tt := range tests {
 		var got []string

@@ -148,14 +148,17 @@ var shellEvents = []Event{
 		Name:        "post_api_request",
 		Description: "After a model API request returned, with timing and token usage; a hook observes",
 		Fields: append(apiRequestFields[:len(apiRequestFields):len(apiRequestFields)],
-			"api_duration", "started_at", "ended_at", "finish_reason", "response_model", "usage",
-			"assistant_content_chars", "assistant_tool_call_count"),
+			"api_duration", "started_at", "ended_at", "first_chunk_at", "finish_reason", "response_model", "usage",
+			"assistant_content_chars", "assistant_tool_call_count", "moa_references"),
 		ShellSupported: true,
+		// The agent's types (SPEC §14): started_at, ended_at and
+		// first_chunk_at are float epoch seconds (time.time()), not
+		// ISO strings; moa_references is null outside mixture-of-agents.
 		Payload: `{` + apiRequestPayloadHead + `, "api_duration": 1.84,
-			"started_at": "2025-01-15T10:30:00.000000+00:00", "ended_at": "2025-01-15T10:30:01.840000+00:00",
+			"started_at": 1736937000.125, "ended_at": 1736937001.965, "first_chunk_at": 1736937000.612,
 			"finish_reason": "tool_calls", "response_model": "gpt-4-0613",
 			"usage": {"input_tokens": 2310, "output_tokens": 87}, "assistant_content_chars": 64,
-			"assistant_tool_call_count": 1}`,
+			"assistant_tool_call_count": 1, "moa_references": null}`,
 	},
 	{
 		Name:           "api_request_error",

@@ -27,16 +27,17 @@ pre_tts_synthesis`)
 // "a / b (+ x / y)" group written out, so the shared lists in the catalogue
 // are checked against an independent spelling.
 var specFields = map[string]string{
-	"pre_tool_call":                      "tool_name args task_id session_id tool_call_id turn_id api_request_id",
-	"post_tool_call":                     "tool_name args result task_id session_id tool_call_id turn_id api_request_id duration_ms status",
-	"transform_tool_result":              "tool_name args result task_id session_id tool_call_id turn_id api_request_id duration_ms status",
-	"transform_terminal_output":          "command output returncode task_id env_type",
-	"pre_llm_call":                       "session_id task_id turn_id user_message conversation_history is_first_turn model platform",
-	"post_llm_call":                      "session_id task_id turn_id user_message assistant_response conversation_history model platform",
-	"transform_llm_output":               "response_text session_id model platform",
-	"pre_verify":                         "session_id platform model coding attempt final_response changed_paths",
-	"pre_api_request":                    "task_id turn_id session_id platform model provider base_url api_mode api_call_count message_count tool_count approx_input_tokens request_char_count max_tokens",
-	"post_api_request":                   "task_id turn_id session_id platform model provider base_url api_mode api_call_count message_count tool_count approx_input_tokens request_char_count max_tokens api_duration started_at ended_at finish_reason response_model usage assistant_content_chars assistant_tool_call_count",
+	"pre_tool_call":             "tool_name args task_id session_id tool_call_id turn_id api_request_id",
+	"post_tool_call":            "tool_name args result task_id session_id tool_call_id turn_id api_request_id duration_ms status",
+	"transform_tool_result":     "tool_name args result task_id session_id tool_call_id turn_id api_request_id duration_ms status",
+	"transform_terminal_output": "command output returncode task_id env_type",
+	"pre_llm_call":              "session_id task_id turn_id user_message conversation_history is_first_turn model platform",
+	"post_llm_call":             "session_id task_id turn_id user_message assistant_response conversation_history model platform",
+	"transform_llm_output":      "response_text session_id model platform",
+	"pre_verify":                "session_id platform model coding attempt final_response changed_paths",
+	"pre_api_request":           "task_id turn_id session_id platform model provider base_url api_mode api_call_count message_count tool_count approx_input_tokens request_char_count max_tokens",
+	// §3.1's table plus first_chunk_at and moa_references, which §14 says the agent passes.
+	"post_api_request":                   "task_id turn_id session_id platform model provider base_url api_mode api_call_count message_count tool_count approx_input_tokens request_char_count max_tokens api_duration started_at ended_at first_chunk_at finish_reason response_model usage assistant_content_chars assistant_tool_call_count moa_references",
 	"api_request_error":                  "task_id session_id platform model provider status_code retry_count max_retries retryable reason error",
 	"pre_auxiliary_call":                 "aux_task task_id session_id model provider message_count",
 	"post_auxiliary_call":                "aux_task task_id session_id model provider message_count api_duration finish_reason usage",
@@ -170,6 +171,11 @@ func TestShellEventAgentDefaults(t *testing.T) {
 			"tool_name": `"terminal"`, "args": `{"command": "echo hello"}`, "session_id": `"test-session"`,
 			"task_id": `"test-task"`, "tool_call_id": `"test-call"`,
 			"result": `"{\"output\": \"hello\"}"`, "duration_ms": `42`, "status": `"ok"`,
+		}},
+		// The agent's value types (SPEC §14): epoch seconds as floats.
+		{"post_api_request", map[string]string{
+			"started_at": `1736937000.125`, "ended_at": `1736937001.965`, "first_chunk_at": `1736937000.612`,
+			"api_duration": `1.84`, "moa_references": `null`,
 		}},
 		{"pre_llm_call", map[string]string{
 			"user_message": `"What is the weather?"`, "conversation_history": `[]`, "is_first_turn": `true`,

@@ -2,10 +2,12 @@ package hooks
 
 import (
 	"path/filepath"
+	"sync"
 
 	"github.com/hermes-hooks/hermes/internal/allowlist"
 	"github.com/hermes-hooks/hermes/internal/config"
 	"github.com/hermes-hooks/hermes/internal/hooks/gateway"
+	"github.com/hermes-hooks/hermes/internal/safepath"
 )
 
 // Setup is everything one invocation knows about the user's hooks: where
@@ -24,6 +26,9 @@ type Setup struct {
 
 	gateway []gateway.Hook
 	gwDone  bool
+
+	pathsOnce sync.Once
+	paths     *safepath.Checker
 }
 
 // Load finds HERMES_HOME and the config file, reads the config and parses
@@ -34,7 +39,11 @@ func Load(req config.Request) (*Setup, error) {
 	if err != nil {
 		return nil, err
 	}
-	file, err := config.Load(loc.ConfigPath, req.Env)
+	// ${HERMES_HOME} in the config names the home in use (--home, -p), as
+	// the agent sets HERMES_HOME for a profile before reading its config;
+	// hooks get the same value in their environment (SPEC §14).
+	env := req.Env.With("HERMES_HOME", loc.Home)
+	file, err := config.Load(loc.ConfigPath, env)
 	if err != nil {
 		return nil, err
 	}
@@ -43,9 +52,9 @@ func Load(req config.Request) (*Setup, error) {
 		Loc:          loc,
 		Config:       file,
 		Catalogue:    cat,
-		Parsed:       Parse(file, cat, req.Env),
+		Parsed:       Parse(file, cat, env),
 		Store:        allowlist.Open(loc.Home),
-		Env:          req.Env,
+		Env:          env,
 		UserHome:     req.UserHome,
 		Fingerprints: allowlist.NewFingerprinter(),
 	}, nil

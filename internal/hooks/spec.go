@@ -3,13 +3,12 @@ package hooks
 import (
 	"fmt"
 	"math"
-	"regexp"
-	"strconv"
 	"strings"
 
 	"gopkg.in/yaml.v3"
 
 	"github.com/hermes-hooks/hermes/internal/config"
+	"github.com/hermes-hooks/hermes/internal/shell"
 	"github.com/hermes-hooks/hermes/internal/suggest"
 )
 
@@ -37,6 +36,10 @@ type Spec struct {
 	FailClosed bool
 	File       string
 	Line       int // line of the entry
+
+	// matcherText is the matcher as configured (trimmed; "" when absent or
+	// not a string), part of the key the agent registers a hook under.
+	matcherText string
 }
 
 // Shown is the command as the user wrote it in the config, which is what
@@ -114,6 +117,7 @@ type parser struct {
 	cat        *Catalogue
 	env        config.Env
 	out        *Parsed
+	seen       map[[3]string]Spec // registered specs by (event, matcher, command)
 	expansions map[*yaml.Node]config.Expansion
 }
 
@@ -191,9 +195,28 @@ func (p *parser) event(pr config.Pair) {
 	}
 	for i, item := range v.Node.Content {
 		if s, ok := p.entry(ev, i, item); ok {
-			p.out.Specs = append(p.out.Specs, s)
+			p.register(s)
 		}
 	}
+}
+
+// register adds s unless the same (event, matcher, command) is already
+// registered: the agent registers such a hook once, with the first
+// entry's timeout and fail_closed (SPEC §14).
+func (p *parser) register(s Spec) {
+	if p.seen == nil {
+		p.seen = map[[3]string]Spec{}
+	}
+	key := [3]string{s.Event, s.matcherText, s.Command}
+	if first, dup := p.seen[key]; dup {
+		p.out.Diagnostics = append(p.out.Diagnostics, config.Diagnostic{
+			Level: config.LevelInfo, Path: fmt.Sprintf("hooks.%s[%d]", s.Event, s.Index), File: p.file, Line: s.Line,
+			Message: fmt.Sprintf("the same hook (event, matcher and command) as hooks.%s[%d] at line %d: it is registered once, as the agent does, and that first entry's timeout and fail_closed apply",
+				first.Event, first.Index, first.Line)})
+		return
+	}
+	p.seen[key] = s
+	p.out.Specs = append(p.out.Specs, s)
 }
 
 func (p *parser) unknownEvent(name string) string {
@@ -237,8 +260,16 @@ func (p *parser) entry(ev Event, i int, item *yaml.Node) (Spec, bool) {
 			s.Written, s.Secrets = w, x.SecretVars()
 		}
 	}
+	if argv, err := shell.Argv(s.Command, "/home"); err == nil {
+		if refusal := tildeRefusal(shell.TildeScript(argv)); refusal != "" {
+			p.warn(path+".command", cmd.KeyNode.Line, "will not run: %s", refusal)
+		}
+	}
 
 	if m, ok := f["matcher"]; ok {
+		if mv := config.Resolve(m.Value); mv.Kind == config.KindString {
+			s.matcherText = strings.TrimSpace(mv.Str)
+		}
 		s.Matcher = p.matcher(ev, path+".matcher", m)
 	}
 	if t, ok := f["timeout"]; ok {
@@ -309,12 +340,10 @@ func (p *parser) failClosed(ev Event, path string, fc config.Pair) bool {
 	return v.Bool
 }
 
-var pyIntString = regexp.MustCompile(`^[+-]?[0-9]+(?:_[0-9]+)*$`)
-
 // pythonInt applies Python's int() to a YAML value: booleans are 0 and 1,
-// floats are truncated toward zero, strings must hold a base-10 integer
-// (surrounding spaces and digit-separating underscores allowed). Results
-// saturate at the int64 range, which is far past any clamp.
+// floats are truncated toward zero (1.5e1 is 15), strings are read as
+// int(str) reads them (pythonIntString). Results saturate at the int64
+// range, which is far past any clamp.
 func pythonInt(v config.Value) (int64, bool) {
 	switch v.Kind {
 	case config.KindBool:
@@ -337,18 +366,7 @@ func pythonInt(v config.Value) (int64, bool) {
 		}
 		return int64(f), true
 	case config.KindString:
-		s := strings.TrimSpace(v.Str)
-		if !pyIntString.MatchString(s) {
-			return 0, false
-		}
-		n, err := strconv.ParseInt(strings.ReplaceAll(s, "_", ""), 10, 64)
-		if err != nil { // only a range error is possible here
-			if strings.HasPrefix(s, "-") {
-				return math.MinInt64, true
-			}
-			return math.MaxInt64, true
-		}
-		return n, true
+		return pythonIntString(v.Str)
 	}
 	return 0, false
 }

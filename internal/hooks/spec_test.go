@@ -52,9 +52,13 @@ func checkDiagnostics(t *testing.T, file string, got []config.Diagnostic, want [
 		return
 	}
 	for i, w := range want {
+		level := "warning"
+		if rest, ok := strings.CutPrefix(w, "info "); ok {
+			level, w = config.LevelInfo, rest
+		}
 		where, msg, _ := strings.Cut(w, ": ")
 		d := got[i]
-		if d.Path+"@"+strconv.Itoa(d.Line) != where || !strings.Contains(d.Message, msg) || d.File != file || d.Level != "warning" {
+		if d.Path+"@"+strconv.Itoa(d.Line) != where || !strings.Contains(d.Message, msg) || d.File != file || d.Level != level {
 			t.Errorf("diagnostic %d = %s\nwant %s: …%s…", i, d, where, msg)
 		}
 	}
@@ -217,15 +221,63 @@ hooks:
       command: b
       timeout: 5
 `, specs: []string{`pre_tool_call[0] "a" m=terminal t=20* fc=false @4`, `pre_tool_call[1] "b" m=terminal t=5* fc=false @6`}},
-		{name: "repeated keys: the last wins, with a warning", yaml: `hooks:
+		{name: "timeout: floats with a dot and an exponent truncate like int()", yaml: `hooks:
+  post_llm_call:
+    - {command: a, timeout: 1.0e3}
+    - {command: b, timeout: 1.5e1}
+    - {command: c, timeout: 1.e3}
+    - {command: d, timeout: 2.99e0}
+    - {command: e, timeout: 1E1}
+`, specs: []string{`post_llm_call[0] "a" m=- t=300* fc=false @3`, `post_llm_call[1] "b" m=- t=15* fc=false @4`,
+			`post_llm_call[2] "c" m=- t=300* fc=false @5`, `post_llm_call[3] "d" m=- t=2* fc=false @6`, `post_llm_call[4] "e" m=- t=60 fc=false @7`},
+			diags: []string{"hooks.post_llm_call[0].timeout@3: timeout 1.0e3 is above the maximum of 300 seconds; using 300",
+				"hooks.post_llm_call[2].timeout@5: timeout 1.e3 is above the maximum",
+				`hooks.post_llm_call[4].timeout@7: got "1E1"`}}, // no dot: a string to the agent
+		{name: "timeout: Unicode digits as int() reads them", yaml: "hooks:\n  post_llm_call:\n" +
+			"    - {command: a, timeout: \"٣\"}\n" + // Arabic-Indic three
+			"    - {command: b, timeout: \" ٣ \"}\n" +
+			"    - {command: c, timeout: \"１０\"}\n" + // fullwidth 10
+			"    - {command: d, timeout: \" 5　\"}\n" + // non-ASCII spaces around
+			"    - {command: e, timeout: \"٣_٣\"}\n" +
+			"    - {command: f, timeout: \"+𝟓\"}\n" + // mathematical bold 5
+			"    - {command: g, timeout: \"\\x1c5\"}\n" + // \x1c is str.isspace() but int() refuses it
+			"    - {command: h, timeout: \"1__0\"}\n" +
+			"    - {command: i, timeout: \"٣.0\"}\n" +
+			"    - {command: j, timeout: ٤}\n", // unquoted: a string too
+			specs: []string{`post_llm_call[0] "a" m=- t=3* fc=false @3`, `post_llm_call[1] "b" m=- t=3* fc=false @4`,
+				`post_llm_call[2] "c" m=- t=10* fc=false @5`, `post_llm_call[3] "d" m=- t=5* fc=false @6`,
+				`post_llm_call[4] "e" m=- t=33* fc=false @7`, `post_llm_call[5] "f" m=- t=5* fc=false @8`,
+				`post_llm_call[6] "g" m=- t=60 fc=false @9`, `post_llm_call[7] "h" m=- t=60 fc=false @10`,
+				`post_llm_call[8] "i" m=- t=60 fc=false @11`, `post_llm_call[9] "j" m=- t=4* fc=false @12`},
+			diags: []string{`hooks.post_llm_call[6].timeout@9: timeout must be a whole number of seconds, got "\x1c5"`,
+				`hooks.post_llm_call[7].timeout@10: got "1__0"`, `hooks.post_llm_call[8].timeout@11: got "٣.0"`}},
+		{name: "y, Y, n, N are booleans", yaml: `hooks:
   pre_tool_call:
-    - command: a
+    - {command: a, fail_closed: y}
+    - {command: b, fail_closed: Y, timeout: y}
+    - {command: c, fail_closed: n}
+    - {command: d, fail_closed: N, timeout: N}
+    - {command: e, fail_closed: "y"}
+`, specs: []string{`pre_tool_call[0] "a" m=- t=60 fc=true @3`, `pre_tool_call[1] "b" m=- t=1* fc=true @4`,
+			`pre_tool_call[2] "c" m=- t=60 fc=false @5`, `pre_tool_call[3] "d" m=- t=60 fc=false @6`, `pre_tool_call[4] "e" m=- t=60 fc=false @7`},
+			diags: []string{"hooks.pre_tool_call[3].timeout@6: timeout N is below 1 second",
+				`hooks.pre_tool_call[4].fail_closed@7: fail_closed must be true or false (unquoted), got "y"`}},
+		{name: "a !!binary command is not a string", yaml: "hooks:\n  pre_tool_call:\n    - command: !!binary L2Jpbi90cnVl\n    - command: ok\n",
+			specs: []string{`pre_tool_call[1] "ok" m=- t=60 fc=false @4`},
+			diags: []string{"hooks.pre_tool_call[0].command@3: command must be a string, got binary data (!!binary); hook skipped"}},
+		{name: "the same (event, matcher, command) twice is registered once, the first entry counting", yaml: `hooks:
   pre_tool_call:
-    - command: b
-      command: c
-`, specs: []string{`pre_tool_call[0] "c" m=- t=60 fc=false @5`},
-			diags: []string{`hooks.pre_tool_call@4: "pre_tool_call" is given more than once`,
-				`hooks.pre_tool_call[0].command@6: "command" is given more than once`}},
+    - {command: a.sh, matcher: terminal, timeout: 5, fail_closed: true}
+    - {command: a.sh, matcher: " terminal ", timeout: 9}
+    - {command: a.sh, matcher: patch}
+    - {command: a.sh}
+    - {command: a.sh}
+  post_tool_call:
+    - {command: a.sh, matcher: terminal}
+`, specs: []string{`pre_tool_call[0] "a.sh" m=terminal t=5* fc=true @3`, `pre_tool_call[2] "a.sh" m=patch t=60 fc=false @5`,
+			`pre_tool_call[3] "a.sh" m=- t=60 fc=false @6`, `post_tool_call[0] "a.sh" m=terminal t=60 fc=false @9`},
+			diags: []string{"info hooks.pre_tool_call[1]@4: the same hook (event, matcher and command) as hooks.pre_tool_call[0] at line 3: it is registered once",
+				"info hooks.pre_tool_call[4]@7: as hooks.pre_tool_call[3] at line 6"}},
 	}
 	env := map[string]string{"DIR": "/opt", "MODE": "strict", "T": "7"}
 	for _, tt := range tests {

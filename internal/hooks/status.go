@@ -2,9 +2,13 @@ package hooks
 
 import (
 	"errors"
+	"fmt"
+	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/hermes-hooks/hermes/internal/allowlist"
+	"github.com/hermes-hooks/hermes/internal/safepath"
 	"github.com/hermes-hooks/hermes/internal/shell"
 )
 
@@ -19,27 +23,84 @@ type ShellHook struct {
 	Script    string
 	FirstWord bool
 	ExecErr   error // nil when the script exists and can run
+	// Refusal, when not "", says why the hook must never run as it is
+	// written, whatever was approved (SPEC §13.1): the file hashed would
+	// not be the file run.
+	Refusal string
 
 	Approved    bool
 	Approval    allowlist.Entry
 	Fingerprint allowlist.Fingerprint
 	Drift       allowlist.Drift // "" when not approved
-	// Pinned: the approval recorded a sha256 and pinning is on.
+	// Pinned: pinning is on and the approval recorded a sha256 or was
+	// written by this tool (which always pins; SPEC §13.3).
 	Pinned bool
+	// Unsafe, when not nil, names who else could change the script (SPEC
+	// §13.5); checked only for pinned approvals with hooks_strict_modes on.
+	Unsafe error
 }
 
 // Trusted reports whether run-event would fire the hook off a terminal
-// without asking: approved, and not stopped by pinning.
-func (h *ShellHook) Trusted() bool { return h.Approved && !h.Blocked() }
-
-// Blocked reports whether pinning stops this approved hook: its approval
-// recorded a hash and the script no longer has it.
-func (h *ShellHook) Blocked() bool {
-	return h.Approved && h.Pinned && h.Drift == allowlist.DriftModified
+// without asking: approved, not stopped by pinning, nobody else can change
+// its script, and it can be run as written.
+func (h *ShellHook) Trusted() bool {
+	return h.Approved && !h.Blocked() && h.Unsafe == nil && h.Refusal == ""
 }
 
-// Inspect resolves one spec against the allowlist (list may be nil).
+// Blocked reports whether pinning stops this approved hook: the script is
+// not the one approved (modified), or cannot be hashed to tell (missing).
+func (h *ShellHook) Blocked() bool {
+	// An approval this tool made without a hash (there was no script to
+	// hash) stays trusted while there is still none: it cannot start, and a
+	// fail-closed guard blocks. A script appearing there is modified.
+	missing := h.Drift == allowlist.DriftMissing && h.Approval.Pinned()
+	return h.Approved && h.Pinned && (h.Drift == allowlist.DriftModified || missing)
+}
+
+// Why a hook did not fire in run-event (SPEC §10.4, §13).
+const (
+	SkipMatcher     = "matcher"
+	SkipNotApproved = "not approved"
+	SkipModified    = "modified since approval"
+	SkipUnreadable  = "script cannot be read since approval"
+	SkipSafeMode    = "safe mode"
+)
+
+// SkipReason is why run-event would not fire the hook without consent, ""
+// when it is trusted: its refusal, pinning, who else can change its script,
+// or simply no approval.
+func (h *ShellHook) SkipReason() string {
+	switch {
+	case h.Refusal != "":
+		return h.Refusal
+	case h.Blocked() && h.Drift == allowlist.DriftMissing:
+		return SkipUnreadable
+	case h.Blocked():
+		return SkipModified
+	case h.Approved && h.Unsafe != nil:
+		return "someone else can change the script: " + h.Unsafe.Error()
+	case !h.Approved:
+		return SkipNotApproved
+	}
+	return ""
+}
+
+// Inspect resolves one spec against the allowlist (list may be nil), with
+// the invocation's caches of hashes and path checks: for display (list,
+// diff, the checklist), never to decide whether to run a hook (InspectNow).
 func (s *Setup) Inspect(spec Spec, list *allowlist.List) ShellHook {
+	return s.inspect(spec, list, s.Fingerprints.Of, s.safePaths())
+}
+
+// InspectNow is the one decision whether a hook may run now (SPEC §13): the
+// hook as Inspect sees it, but with its script hashed and its path checked
+// at this moment, from no cache. run-event, test, doctor and the policy
+// cases all decide through it.
+func (s *Setup) InspectNow(spec Spec, list *allowlist.List) ShellHook {
+	return s.inspect(spec, list, allowlist.FingerprintNow, safepath.New(os.Getuid()))
+}
+
+func (s *Setup) inspect(spec Spec, list *allowlist.List, fingerprint func(string) allowlist.Fingerprint, paths *safepath.Checker) ShellHook {
 	h := ShellHook{Spec: spec}
 	h.Argv, h.ParseErr = shell.Argv(spec.Command, s.UserHome)
 	var pe *shell.ParseError
@@ -48,23 +109,54 @@ func (s *Setup) Inspect(spec Spec, list *allowlist.List) ShellHook {
 		h.ParseErr = &shell.ParseError{Command: spec.Shown(), Reason: pe.Reason}
 	}
 	if h.ParseErr == nil {
-		h.Script, h.FirstWord = shell.ResolveScript(h.Argv, s.UserHome)
+		h.Script, h.FirstWord = shell.ResolveScript(h.Argv)
 		h.ExecErr = shell.CheckExecutable(h.Script, h.FirstWord)
+		h.Refusal = tildeRefusal(shell.TildeScript(h.Argv))
 	} else {
 		h.ExecErr = h.ParseErr
 	}
 	if list != nil {
 		h.Approval, h.Approved = list.Find(spec.Event, spec.Command)
 	}
-	if h.Approved {
-		h.Fingerprint = allowlist.Fingerprint{Path: h.Script, Err: allowlist.ErrNoScript}
-		if h.hasScriptFile() {
-			h.Fingerprint = s.Fingerprints.Of(h.Script)
-		}
-		h.Drift = allowlist.DriftOf(h.Approval, h.Fingerprint)
-		h.Pinned = s.Config.Settings.PinScripts && h.Approval.ScriptSHA256 != ""
+	if !h.Approved {
+		return h
+	}
+	h.Fingerprint = allowlist.Fingerprint{Path: h.Script, Err: allowlist.ErrNoScript}
+	if h.hasScriptFile() {
+		h.Fingerprint = fingerprint(h.Script)
+	}
+	h.Drift = allowlist.DriftOf(h.Approval, h.Fingerprint)
+	ours := h.Approval.ApprovedVia != ""
+	h.Pinned = s.Config.Settings.PinScripts && (h.Approval.Pinned() || ours)
+	if h.Pinned && !h.Approval.Pinned() && h.Fingerprint.Err == nil {
+		// This tool approved it without a hash, because there was no
+		// script to hash then; a script there now is not what was approved.
+		h.Drift = allowlist.DriftModified
+	}
+	if h.Pinned && s.Config.Settings.StrictModes && h.hasScriptFile() && h.Fingerprint.Err == nil {
+		h.Unsafe = paths.Check(h.Script)
 	}
 	return h
+}
+
+// safePaths is the invocation's cached path checker, for display.
+func (s *Setup) safePaths() *safepath.Checker {
+	s.pathsOnce.Do(func() { s.paths = safepath.New(os.Getuid()) })
+	return s.paths
+}
+
+// tildeRefusal explains a script word that starts with "~": it reaches the
+// process literally, so the file run would not be the file hashed.
+func tildeRefusal(word string) string {
+	if word == "" {
+		return ""
+	}
+	rest := strings.TrimPrefix(word, "~")
+	suggestion := "${HOME}" + rest
+	if rest != "" && !strings.HasPrefix(rest, "/") {
+		suggestion = "the full path"
+	}
+	return fmt.Sprintf("%q would reach the process unexpanded (only a \"~\" at the start of the command is expanded) and name a folder \"~\" in the working directory; write the full path or %s", word, suggestion)
 }
 
 // hasScriptFile reports whether the hook's script is a path that can be

@@ -124,11 +124,23 @@ func TestInspectDriftPinned(t *testing.T) {
 		{"edit", func(h *trustHome) { h.write("hook.sh", "#!/bin/sh\necho v2\n", laterMtime) }, true, allowlist.DriftModified, false},
 		{"edit with the mtime put back", func(h *trustHome) { h.write("hook.sh", "#!/bin/sh\necho v2\n", approvedMtime) }, true, allowlist.DriftModified, false},
 		{"edit, hooks_pin_scripts false", func(h *trustHome) { h.write("hook.sh", "#!/bin/sh\necho v2\n", laterMtime) }, false, allowlist.DriftModified, true},
+		// A pinned script that cannot be hashed now is not trusted (§13.2).
 		{"deleted", func(h *trustHome) {
 			if err := os.Remove(h.path("hook.sh")); err != nil {
 				t.Fatal(err)
 			}
-		}, true, allowlist.DriftMissing, true},
+		}, true, allowlist.DriftMissing, false},
+		{"replaced by an execute-only file", func(h *trustHome) {
+			h.write("hook.sh", "#!/bin/sh\necho v2\n", laterMtime)
+			if err := os.Chmod(h.path("hook.sh"), 0o111); err != nil {
+				t.Fatal(err)
+			}
+		}, true, allowlist.DriftMissing, false},
+		{"deleted, hooks_pin_scripts false", func(h *trustHome) {
+			if err := os.Remove(h.path("hook.sh")); err != nil {
+				t.Fatal(err)
+			}
+		}, false, allowlist.DriftMissing, true},
 		{"replaced by a folder", func(h *trustHome) {
 			if err := os.Remove(h.path("hook.sh")); err != nil {
 				t.Fatal(err)
@@ -136,10 +148,13 @@ func TestInspectDriftPinned(t *testing.T) {
 			if err := os.Mkdir(h.path("hook.sh"), 0o755); err != nil {
 				t.Fatal(err)
 			}
-		}, true, allowlist.DriftMissing, true},
+		}, true, allowlist.DriftMissing, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			if strings.Contains(tt.name, "execute-only") && os.Geteuid() == 0 {
+				t.Skip("root reads an execute-only file; the scenario run_event_trust_execute_only runs it as nobody")
+			}
 			cfg := "hooks:\n  on_session_start:\n    - command: \"~/hook.sh\"\n"
 			if !tt.pin {
 				cfg = "hooks_pin_scripts: false\n" + cfg
@@ -213,7 +228,8 @@ func TestInspectUnapprovedHasNoDrift(t *testing.T) {
 }
 
 // An approved command that cannot be tokenised has no script: its drift is
-// missing, not modified (an empty hash is not a changed one).
+// missing, not modified (an empty hash is not a changed one), and a pinned
+// approval of it is not trusted (nothing can be hashed).
 func TestInspectUnparseableApprovedCommand(t *testing.T) {
 	const cmd = `~/hook.sh "unbalanced`
 	h := newTrustHome(t, "hooks:\n  on_session_start:\n    - command: '"+cmd+"'\n", nil)
@@ -224,8 +240,8 @@ func TestInspectUnparseableApprovedCommand(t *testing.T) {
 	if got.ParseErr == nil {
 		t.Fatal("command parsed")
 	}
-	if got.Drift != allowlist.DriftMissing || got.Blocked() {
-		t.Errorf("drift %q blocked %v, want missing, not blocked", got.Drift, got.Blocked())
+	if got.Drift != allowlist.DriftMissing || !got.Blocked() || got.SkipReason() != SkipUnreadable {
+		t.Errorf("drift %q blocked %v reason %q, want missing, blocked, %q", got.Drift, got.Blocked(), got.SkipReason(), SkipUnreadable)
 	}
 }
 

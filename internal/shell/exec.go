@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -9,11 +10,14 @@ import (
 	"math"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
 	"time"
 	"unicode/utf8"
+
+	"golang.org/x/sys/unix"
 )
 
 // pipeGrace is how long we keep reading the pipes once the hook's group has
@@ -52,6 +56,7 @@ func (Exec) Run(ctx context.Context, req Request) Result {
 	}
 	defer cancel()
 
+	closeInheritedOnExec()
 	start := time.Now()
 	p, err := openPipes()
 	if err != nil {
@@ -68,7 +73,7 @@ func (Exec) Run(ctx context.Context, req Request) Result {
 	// when the child's side closes.
 	p.closeChilds()
 	if err != nil {
-		return Result{Err: startError(err), Elapsed: time.Since(start)}
+		return Result{Err: startError(err, req.Argv[0]), Elapsed: time.Since(start)}
 	}
 	pid := cmd.Process.Pid
 
@@ -82,7 +87,9 @@ func (Exec) Run(ctx context.Context, req Request) Result {
 	if max <= 0 {
 		max = MaxCapture
 	}
-	stdout, stderr := &capture{max: max}, &capture{max: max}
+	// stdout keeps its start (the answer comes first); stderr its end (the
+	// error that made a hook fail is usually the last thing it printed).
+	stdout, stderr := &capture{max: max}, &capture{max: max, tail: true}
 	pipesDone := make(chan struct{})
 	go func() {
 		var wg sync.WaitGroup
@@ -112,6 +119,11 @@ func (Exec) Run(ctx context.Context, req Request) Result {
 	switch killedBy {
 	case "timeout":
 		res.TimedOut = true
+	case "pipes held":
+		// The hook itself exited in time; what kept us waiting was a
+		// background process holding its output open. The hook is judged
+		// on its exit and on what it printed; the rest of its group is
+		// killed.
 	case "interrupted":
 		res.Err = "interrupted"
 	case "error":
@@ -132,6 +144,28 @@ func (Exec) Run(ctx context.Context, req Request) Result {
 	return res
 }
 
+// closeInheritedOnExec marks every descriptor above stderr close-on-exec,
+// once. Go opens its own files close-on-exec, but descriptors hermes
+// inherited from its parent (a pipe, a socket, a terminal of the agent) are
+// not, and a hook would inherit them: it must get only stdin, stdout and
+// stderr, as Python's subprocess gives (close_fds). After this call every
+// descriptor that exists is close-on-exec, and every later one is opened so.
+var closeInheritedOnExec = sync.OnceFunc(func() {
+	if unix.CloseRange(3, math.MaxUint32, unix.CLOSE_RANGE_CLOEXEC) == nil {
+		return
+	}
+	// Kernels before 5.11: walk the open descriptors.
+	entries, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		if fd, err := strconv.Atoi(e.Name()); err == nil && fd > 2 {
+			unix.CloseOnExec(fd)
+		}
+	}
+})
+
 // waitResult is what cmd.Wait reported.
 type waitResult struct {
 	state *os.ProcessState
@@ -149,7 +183,9 @@ type watch struct {
 }
 
 // untilDone waits until the run ends on its own (""), or must be killed:
-// "timeout", "interrupted" (ctx cancelled) or "error" (waiting failed).
+// "timeout", "pipes held" (the leader exited in time but something it left
+// behind still holds stdout or stderr when the timeout ends the wait),
+// "interrupted" (ctx cancelled) or "error" (waiting failed).
 func (w *watch) untilDone(ctx, runCtx context.Context) string {
 	for !(w.exited && w.closed) {
 		select {
@@ -165,6 +201,9 @@ func (w *watch) untilDone(ctx, runCtx context.Context) string {
 		case <-runCtx.Done():
 			if ctx.Err() != nil {
 				return "interrupted"
+			}
+			if w.exited {
+				return "pipes held"
 			}
 			return "timeout"
 		}
@@ -230,9 +269,15 @@ func closeFiles(files ...*os.File) {
 }
 
 // startError maps a failure to start the process to the messages of SPEC §5.
-func startError(err error) string {
+// A script that exists but names a missing interpreter fails with ENOENT
+// too; saying "command not found" would send the user looking for the wrong
+// file, so its #! line is read and named.
+func startError(err error, argv0 string) string {
 	switch {
 	case errors.Is(err, exec.ErrNotFound), errors.Is(err, fs.ErrNotExist):
+		if interp := missingInterpreter(argv0); interp != "" {
+			return "interpreter " + interp + " not found"
+		}
 		return "command not found"
 	case errors.Is(err, fs.ErrPermission):
 		return "command not executable"
@@ -244,6 +289,42 @@ func startError(err error) string {
 		return errno.Error()
 	}
 	return err.Error()
+}
+
+// missingInterpreter returns the interpreter named on the #! line of the
+// file argv0 when that file exists and the interpreter does not, "" else.
+// The name is returned as the kernel reads it: up to a space, tab or
+// newline, so a CRLF line gives "/bin/sh\r".
+func missingInterpreter(argv0 string) string {
+	if !strings.Contains(argv0, "/") {
+		return ""
+	}
+	f, err := os.OpenFile(argv0, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return ""
+	}
+	buf := make([]byte, 256)
+	n, _ := io.ReadFull(f, buf)
+	line := buf[:n]
+	if !bytes.HasPrefix(line, []byte("#!")) {
+		return ""
+	}
+	line = bytes.TrimLeft(line[2:], " \t")
+	if i := bytes.IndexAny(line, " \t\n"); i >= 0 {
+		line = line[:i]
+	}
+	interp := string(line)
+	if interp == "" {
+		return ""
+	}
+	if _, err := os.Stat(interp); err == nil {
+		return ""
+	}
+	return interp
 }
 
 // KillGroup sends SIGKILL to the whole process group led by pid. Errors are
@@ -260,17 +341,34 @@ func (r Result) ElapsedSeconds() float64 {
 	return math.Round(r.Elapsed.Seconds()*1000) / 1000
 }
 
-// capture keeps the first max bytes written to it and counts the rest as
-// written, so the hook never blocks on a full pipe while memory stays
-// bounded whatever it prints. One capture serves one stream: exec copies
-// each stream in its own goroutine.
+// capture keeps the first (or, with tail, the last) max bytes written to it
+// and counts the rest as written, so the hook never blocks on a full pipe
+// while memory stays bounded whatever it prints (at most 2×max for a tail).
+// One capture serves one stream: exec copies each stream in its own
+// goroutine.
 type capture struct {
 	max       int
+	tail      bool
 	buf       []byte
 	truncated bool
 }
 
 func (c *capture) Write(p []byte) (int, error) {
+	if c.tail {
+		if len(p) >= c.max {
+			c.truncated = c.truncated || len(p) > c.max || len(c.buf) > 0
+			c.buf = append(c.buf[:0], p[len(p)-c.max:]...)
+			return len(p), nil
+		}
+		if len(c.buf)+len(p) > 2*c.max {
+			// Slide: keep what is still among the last max bytes.
+			keep := c.max - len(p)
+			c.buf = append(c.buf[:0], c.buf[len(c.buf)-keep:]...)
+			c.truncated = true
+		}
+		c.buf = append(c.buf, p...)
+		return len(p), nil
+	}
 	room := c.max - len(c.buf)
 	if len(p) > room {
 		c.truncated = true
@@ -288,10 +386,27 @@ func (c *capture) Write(p []byte) (int, error) {
 // turned into U+FFFD: it was valid output, just cut short.
 func (c *capture) text() (string, bool) {
 	b := c.buf
-	if c.truncated {
+	if c.tail && len(b) > c.max {
+		b, c.truncated = b[len(b)-c.max:], true
+	}
+	switch {
+	case c.truncated && c.tail:
+		b = trimLeadingPartialRune(b)
+	case c.truncated:
 		b = trimPartialRune(b)
 	}
 	return strings.ToValidUTF8(string(b), "\uFFFD"), c.truncated
+}
+
+// trimLeadingPartialRune drops the continuation bytes a tail cut left at
+// the start of b.
+func trimLeadingPartialRune(b []byte) []byte {
+	for i := 0; i < utf8.UTFMax-1 && i < len(b); i++ {
+		if utf8.RuneStart(b[i]) {
+			return b[i:]
+		}
+	}
+	return b
 }
 
 // trimPartialRune drops an incomplete UTF-8 sequence at the end of b.

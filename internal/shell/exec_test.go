@@ -87,7 +87,7 @@ func TestRunStartFailures(t *testing.T) {
 	}{
 		{[]string{filepath.Join(dir, "missing.sh")}, "command not found"},
 		{[]string{"hermes-no-such-command-on-path"}, "command not found"},
-		{[]string{badInterp}, "command not found"},
+		{[]string{badInterp}, "interpreter /no/such/interpreter not found"},
 		{[]string{noExec}, "command not executable"},
 		{[]string{dir}, "command not executable"},
 		{[]string{noShebang}, "exec format error"},
@@ -145,6 +145,40 @@ func TestRunStderrCapIndependent(t *testing.T) {
 	}
 }
 
+// stderr keeps its end: the error that made a hook fail is usually the
+// last thing it printed, after pages of noise.
+func TestRunStderrKeepsItsTail(t *testing.T) {
+	path, _ := hookScript(t, "i=0; while [ $i -lt 3000 ]; do echo noise >&2; i=$((i+1)); done; echo 'fatal: the real error' >&2; echo first; seq 1 3000\n")
+	res := Exec{}.Run(context.Background(), Request{Argv: []string{path}, Timeout: time.Minute, MaxOutput: 1000})
+	if !strings.HasSuffix(res.Stderr, "noise\nfatal: the real error\n") || len(res.Stderr) != 1000 || !res.StderrTruncated {
+		t.Errorf("stderr (%d bytes, truncated %v) ends %q; want the last 1000 bytes", len(res.Stderr), res.StderrTruncated, res.Stderr[max(0, len(res.Stderr)-40):])
+	}
+	if !strings.HasPrefix(res.Stdout, "first\n1\n2\n") || len(res.Stdout) != 1000 || !res.StdoutTruncated {
+		t.Errorf("stdout (%d bytes) starts %q; want the first 1000 bytes", len(res.Stdout), res.Stdout[:min(20, len(res.Stdout))])
+	}
+}
+
+// A script that exists but whose #! names a missing interpreter is not
+// "command not found": the message names the interpreter, CR included.
+func TestRunMissingInterpreter(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct{ shebang, want string }{
+		{"#!/no/such/interp\n", "interpreter /no/such/interp not found"},
+		{"#!/bin/sh\r\necho hi\r\n", "interpreter /bin/sh\r not found"},
+		{"#! /nope/python3 -u\n", "interpreter /nope/python3 not found"},
+	} {
+		path := writeFile(t, filepath.Join(dir, "hook.sh"), tc.shebang, 0o755)
+		res := Exec{}.Run(context.Background(), Request{Argv: []string{path}, Timeout: time.Minute})
+		if res.Err != tc.want {
+			t.Errorf("%q: Err = %q, want %q", tc.shebang, res.Err, tc.want)
+		}
+	}
+	res := Exec{}.Run(context.Background(), Request{Argv: []string{filepath.Join(dir, "absent.sh")}, Timeout: time.Minute})
+	if res.Err != "command not found" {
+		t.Errorf("a missing script: Err = %q, want command not found", res.Err)
+	}
+}
+
 func TestRunInvalidUTF8Replaced(t *testing.T) {
 	path, _ := hookScript(t, `printf '\377ok\342\202\254\n'; printf 'abc\342\202\254' >&2`+"\n")
 	res := Exec{}.Run(context.Background(), Request{Argv: []string{path}, Timeout: time.Minute, MaxOutput: 5})
@@ -152,8 +186,8 @@ func TestRunInvalidUTF8Replaced(t *testing.T) {
 		// 5 bytes: \377 o k \342 \202 — the cut € is dropped, \377 replaced.
 		t.Errorf("stdout = %q truncated %v; want %q", res.Stdout, res.StdoutTruncated, "\uFFFDok")
 	}
-	if res.Stderr != "abc" || !res.StderrTruncated {
-		t.Errorf("stderr = %q; want the € cut at the cap dropped, not replaced", res.Stderr)
+	if res.Stderr != "bc€" || !res.StderrTruncated {
+		t.Errorf("stderr = %q; want its last 5 bytes", res.Stderr)
 	}
 }
 
@@ -172,6 +206,33 @@ func TestCaptureText(t *testing.T) {
 		{3, []string{"\xffab€"}, "\uFFFDab", true}, // invalid byte replaced
 		{4, []string{"a\xe2\x82", "x"}, "a\uFFFDx", false},
 		{0, []string{"x"}, "", true},
+	}
+	tails := []struct {
+		max     int
+		writes  []string
+		want    string
+		wantCut bool
+	}{
+		{10, []string{"hello"}, "hello", false},
+		{4, []string{"hel", "lo"}, "ello", true},
+		{4, []string{"€ab"}, "ab", true}, // cut inside €: its tail bytes go
+		{3, []string{"ab", "cd", "ef", "gh", "ij"}, "hij", true},
+		{3, []string{"abcdefgh"}, "fgh", true},
+		{3, []string{"abc"}, "abc", false},
+	}
+	for _, tc := range tails {
+		c := &capture{max: tc.max, tail: true}
+		for _, w := range tc.writes {
+			if n, err := c.Write([]byte(w)); n != len(w) || err != nil {
+				t.Fatalf("Write(%q) = %d, %v; a capture must accept everything", w, n, err)
+			}
+			if len(c.buf) > 2*tc.max {
+				t.Fatalf("tail capture holds %d bytes; bound is 2×%d", len(c.buf), tc.max)
+			}
+		}
+		if got, cut := c.text(); got != tc.want || cut != tc.wantCut {
+			t.Errorf("tail capture(max %d) of %q = %q, %v; want %q, %v", tc.max, tc.writes, got, cut, tc.want, tc.wantCut)
+		}
 	}
 	for _, tc := range cases {
 		c := &capture{max: tc.max}

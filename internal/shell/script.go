@@ -21,24 +21,24 @@ var scriptExtensions = []string{
 
 // ResolveScript picks the script behind a command's argv (SPEC §4): the
 // first word with a script extension; else the first word containing "/" or
-// starting with "~"; else the first word. A leading ~ of the chosen word is
-// expanded. The result is an absolute path when it can be: a bare first word
+// starting with "~"; else the first word. The result is the file the
+// process will open, as an absolute path when it can be: a bare first word
 // is looked up in PATH the way exec would, and a relative path is made
-// absolute against the current directory (hooks run in ours). firstWord
-// reports whether the script is argv[0], i.e. executed directly rather than
-// handed to an interpreter.
+// absolute against the current directory (hooks run in ours). A "~" in argv
+// is never expanded here: only a leading "~" of the whole command is, before
+// splitting (Argv), so a word that still starts with "~" reaches the
+// process literally and names a folder called "~" in the current directory
+// (see TildeScript). firstWord reports whether the script is argv[0], i.e.
+// executed directly rather than handed to an interpreter.
 //
 // A bare first word that PATH does not resolve is returned as it is, so
 // CheckExecutable can say it was not found.
-func ResolveScript(argv []string, home string) (path string, firstWord bool) {
+func ResolveScript(argv []string) (path string, firstWord bool) {
 	if len(argv) == 0 {
 		return "", false
 	}
 	idx := pickScript(argv)
 	word := argv[idx]
-	if strings.HasPrefix(word, "~") {
-		word = ExpandTilde(word, home)
-	}
 	if idx == 0 && !strings.Contains(word, "/") {
 		if found, err := exec.LookPath(word); err == nil {
 			if abs, err := filepath.Abs(found); err == nil {
@@ -52,6 +52,20 @@ func ResolveScript(argv []string, home string) (path string, firstWord bool) {
 		word = abs
 	}
 	return word, idx == 0
+}
+
+// TildeScript returns the script word of argv when it starts with "~": a
+// "~" the shell would expand but that reaches the process literally,
+// because only the start of the whole command is expanded (as the agent
+// does). "" when there is none.
+func TildeScript(argv []string) string {
+	if len(argv) == 0 {
+		return ""
+	}
+	if w := argv[pickScript(argv)]; strings.HasPrefix(w, "~") {
+		return w
+	}
+	return ""
 }
 
 // pickScript returns the index of the script word in argv.
@@ -95,6 +109,9 @@ func CheckExecutable(path string, firstWord bool) error {
 	if firstWord {
 		if err := unix.Faccessat(unix.AT_FDCWD, path, unix.X_OK, unix.AT_EACCESS); err != nil {
 			return fmt.Errorf("script %q is not executable (mode %s); run chmod +x on it", path, info.Mode().Perm())
+		}
+		if interp := missingInterpreter(path); interp != "" {
+			return fmt.Errorf("script %q names interpreter %q on its #! line, which does not exist (a CRLF line end shows as \\r: save the script with LF line ends)", path, interp)
 		}
 		return nil
 	}

@@ -45,8 +45,9 @@ func TestResolveScript(t *testing.T) {
 		{[]string{"bash", "./lib/HOOK.SH"}, filepath.Join(cwd, "lib/HOOK.SH"), false},
 		{[]string{"node", "a/b", "c.ts"}, filepath.Join(cwd, "c.ts"), false},
 		{[]string{"guard", "--conf", "x/y.conf"}, filepath.Join(cwd, "x/y.conf"), false},
-		{[]string{"~/h/run", "arg"}, "/home/u/h/run", true},
-		{[]string{"python3", "~/x.PY"}, "/home/u/x.PY", false},
+		// A "~" left in argv is literal: the process opens ./~/…
+		{[]string{"~/h/run", "arg"}, filepath.Join(cwd, "~/h/run"), true},
+		{[]string{"python3", "~/x.PY"}, filepath.Join(cwd, "~/x.PY"), false},
 		{[]string{"/opt/hooks/check", "a.txt"}, "/opt/hooks/check", true},
 		{[]string{"bin/check"}, filepath.Join(cwd, "bin/check"), true},
 		{[]string{"missing-cmd", "x"}, "missing-cmd", true},
@@ -55,9 +56,29 @@ func TestResolveScript(t *testing.T) {
 		{nil, "", false},
 	}
 	for _, tc := range cases {
-		got, first := ResolveScript(tc.argv, "/home/u")
+		got, first := ResolveScript(tc.argv)
 		if got != tc.want || first != tc.wantFirst {
 			t.Errorf("ResolveScript(%q) = %q, %v; want %q, %v", tc.argv, got, first, tc.want, tc.wantFirst)
+		}
+	}
+}
+
+func TestTildeScript(t *testing.T) {
+	cases := []struct {
+		argv []string
+		want string
+	}{
+		{[]string{"python3", "~/x.py"}, "~/x.py"},
+		{[]string{"~nosuchuser/x.sh"}, "~nosuchuser/x.sh"},
+		{[]string{"bash", "~/bin/run", "--x"}, "~/bin/run"},
+		{[]string{"/home/u/x.sh", "--conf", "~/c"}, ""}, // not the script
+		{[]string{"python3", "/home/u/x.py"}, ""},
+		{[]string{"echo", "~"}, "~"},
+		{nil, ""},
+	}
+	for _, tc := range cases {
+		if got := TildeScript(tc.argv); got != tc.want {
+			t.Errorf("TildeScript(%q) = %q, want %q", tc.argv, got, tc.want)
 		}
 	}
 }
@@ -79,6 +100,7 @@ func TestCheckExecutable(t *testing.T) {
 	if err := unix.Mkfifo(fifo, 0o755); err != nil {
 		t.Fatal(err)
 	}
+	crlf := writeFile(t, filepath.Join(dir, "crlf.sh"), "#!/bin/sh\r\necho hi\r\n", 0o755)
 	root := os.Geteuid() == 0
 
 	cases := []struct {
@@ -98,6 +120,8 @@ func TestCheckExecutable(t *testing.T) {
 		{name: "below a file", path: filepath.Join(plain, "x.sh"), wantErr: "does not exist"},
 		{name: "directory", path: dir, firstWord: true, wantErr: "is a directory"},
 		{name: "fifo", path: fifo, firstWord: true, wantErr: "is not a regular file"},
+		{name: "CRLF shebang", path: crlf, firstWord: true, wantErr: `names interpreter "/bin/sh\r" on its #! line, which does not exist`},
+		{name: "CRLF shebang after interpreter", path: crlf},
 		{name: "bare name not in PATH", path: "missing-cmd", firstWord: true, wantErr: "not found in PATH"},
 		// root reads everything, so this row can only fail for others.
 		{name: "unreadable after interpreter", path: secret, wantErr: "is not readable", skip: root},

@@ -29,7 +29,7 @@ func TestFireExecutableHandler(t *testing.T) {
 		{name: "hangs", script: "#!/bin/sh\nexec sleep 1000\n", status: StatusTimeout, result: "null",
 			errContains: "timed out after 1s"},
 		{name: "bad interpreter", script: "#!/no/such/interpreter\n", status: StatusError, result: "null",
-			errContains: "command not found"},
+			errContains: "interpreter /no/such/interpreter not found"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -24,15 +24,15 @@ func Body(payload *pyjson.Object, deliveryID string, ts time.Time) []byte {
 	return pyjson.Marshal(obj, pyjson.Options{})
 }
 
-// Timestamp writes t in UTC as Python's datetime.isoformat() does for an
-// aware UTC datetime ("2024-05-01T12:00:00.123456+00:00"; the fraction is
-// left out when it is zero), the form the agent's receivers already parse.
+// Timestamp writes t as the agent stamps its webhook bodies (SPEC §14):
+// UTC ISO-8601 with a Z suffix, microseconds (truncated, as datetime.now()
+// gives them) only when not zero: "2024-05-01T12:00:00.123456Z".
 func Timestamp(t time.Time) string {
 	t = t.UTC()
 	if t.Nanosecond()/1000 == 0 {
-		return t.Format("2006-01-02T15:04:05+00:00")
+		return t.Format("2006-01-02T15:04:05Z")
 	}
-	return t.Format("2006-01-02T15:04:05.000000+00:00")
+	return t.Format("2006-01-02T15:04:05.000000Z")
 }
 
 // Sign returns the X-Hermes-Signature-256 header value for body:

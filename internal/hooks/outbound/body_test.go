@@ -32,22 +32,22 @@ func TestBody(t *testing.T) {
 				"session_id": "s1", "cwd": "/tmp", "profile": "default", "extra": {"task_id": "t"}}`,
 			want: `{"hook_event_name": "post_tool_call", "tool_name": "terminal", "tool_input": {"z": 1, "a": [true, null]}, ` +
 				`"session_id": "s1", "cwd": "/tmp", "profile": "default", "extra": {"task_id": "t"}, ` +
-				`"delivery_id": "0123abcd", "timestamp": "2024-05-01T12:30:45.123456+00:00"}`,
+				`"delivery_id": "0123abcd", "timestamp": "2024-05-01T12:30:45.123456Z"}`,
 		},
 		{
 			name:    "non-ASCII is written as UTF-8, not escaped",
 			payload: `{"cwd": "/home/zoé/日本", "note": "tab\there"}`,
-			want:    `{"cwd": "/home/zoé/日本", "note": "tab\there", "delivery_id": "0123abcd", "timestamp": "2024-05-01T12:30:45.123456+00:00"}`,
+			want:    `{"cwd": "/home/zoé/日本", "note": "tab\there", "delivery_id": "0123abcd", "timestamp": "2024-05-01T12:30:45.123456Z"}`,
 		},
 		{
 			name:    "stale delivery_id and timestamp of a replayed payload are replaced and moved last",
 			payload: `{"delivery_id": "old", "timestamp": "then", "session_id": "s"}`,
-			want:    `{"session_id": "s", "delivery_id": "0123abcd", "timestamp": "2024-05-01T12:30:45.123456+00:00"}`,
+			want:    `{"session_id": "s", "delivery_id": "0123abcd", "timestamp": "2024-05-01T12:30:45.123456Z"}`,
 		},
 		{
 			name:    "empty payload",
 			payload: `{}`,
-			want:    `{"delivery_id": "0123abcd", "timestamp": "2024-05-01T12:30:45.123456+00:00"}`,
+			want:    `{"delivery_id": "0123abcd", "timestamp": "2024-05-01T12:30:45.123456Z"}`,
 		},
 	}
 	for _, tt := range tests {
@@ -67,7 +67,7 @@ func TestBody(t *testing.T) {
 
 func TestBodyNilPayload(t *testing.T) {
 	got := string(Body(nil, "id", time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC)))
-	want := `{"delivery_id": "id", "timestamp": "2024-01-02T03:04:05+00:00"}`
+	want := `{"delivery_id": "id", "timestamp": "2024-01-02T03:04:05Z"}`
 	if got != want {
 		t.Errorf("Body(nil) = %s, want %s", got, want)
 	}
@@ -80,11 +80,11 @@ func TestTimestamp(t *testing.T) {
 		in   time.Time
 		want string
 	}{
-		{"microseconds kept", time.Date(2024, 5, 1, 12, 0, 0, 123456000, time.UTC), "2024-05-01T12:00:00.123456+00:00"},
-		{"nanoseconds truncated, not rounded", time.Date(2024, 5, 1, 12, 0, 0, 999999999, time.UTC), "2024-05-01T12:00:00.999999+00:00"},
-		{"leading zeros of the fraction kept", time.Date(2024, 5, 1, 12, 0, 0, 1000, time.UTC), "2024-05-01T12:00:00.000001+00:00"},
-		{"no fraction when below a microsecond", time.Date(2024, 5, 1, 12, 0, 0, 999, time.UTC), "2024-05-01T12:00:00+00:00"},
-		{"other zones converted to UTC", time.Date(2024, 5, 1, 14, 0, 0, 0, paris), "2024-05-01T12:00:00+00:00"},
+		{"microseconds kept", time.Date(2024, 5, 1, 12, 0, 0, 123456000, time.UTC), "2024-05-01T12:00:00.123456Z"},
+		{"nanoseconds truncated, not rounded", time.Date(2024, 5, 1, 12, 0, 0, 999999999, time.UTC), "2024-05-01T12:00:00.999999Z"},
+		{"leading zeros of the fraction kept", time.Date(2024, 5, 1, 12, 0, 0, 1000, time.UTC), "2024-05-01T12:00:00.000001Z"},
+		{"no fraction when below a microsecond", time.Date(2024, 5, 1, 12, 0, 0, 999, time.UTC), "2024-05-01T12:00:00Z"},
+		{"other zones converted to UTC", time.Date(2024, 5, 1, 14, 0, 0, 0, paris), "2024-05-01T12:00:00Z"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -104,7 +104,7 @@ func TestDeliverSignedRequest(t *testing.T) {
 	}
 	wantBody := `{"hook_event_name": "post_tool_call", "tool_name": "terminal", "tool_input": {"command": "ls"}, ` +
 		`"session_id": "s1", "cwd": "/w", "profile": "default", "extra": {}, ` +
-		`"delivery_id": "d3adb33fd3adb33fd3adb33fd3adb33f", "timestamp": "2024-05-01T12:00:00.500000+00:00"}`
+		`"delivery_id": "d3adb33fd3adb33fd3adb33fd3adb33f", "timestamp": "2024-05-01T12:00:00.500000Z"}`
 	if string(got.body) != wantBody {
 		t.Errorf("body =\n%s\nwant\n%s", got.body, wantBody)
 	}
@@ -254,7 +254,7 @@ func TestDeliverNilClientAndElapsed(t *testing.T) {
 		t.Errorf("ElapsedSeconds = %v, want 1.5", res.ElapsedSeconds)
 	}
 	body := string(rec.requests()[1].body)
-	if !strings.Contains(body, `"timestamp": "2024-05-01T12:00:02+00:00"`) {
+	if !strings.Contains(body, `"timestamp": "2024-05-01T12:00:02Z"`) {
 		t.Errorf("timestamp is not the start time: %s", body)
 	}
 }

@@ -1,0 +1,69 @@
+package cli
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/hermes-hooks/hermes/internal/hooks"
+)
+
+// selectFlags are --only and --skip (run-event and test): the hooks to
+// fire, by exact command string as written in the config.
+type selectFlags struct {
+	Only []string
+	Skip []string
+}
+
+func (s *selectFlags) register(cmd *cobra.Command, f *Factory) {
+	fl := cmd.Flags()
+	// StringArray, not StringSlice: a command may contain commas.
+	fl.StringArrayVar(&s.Only, "only", nil, "fire only the hook whose command is exactly `COMMAND` as written in the config (repeatable)")
+	fl.StringArrayVar(&s.Skip, "skip", nil, "do not fire the hook whose command is exactly `COMMAND` (repeatable)")
+	complete := func(cmd *cobra.Command, _ []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+		return completeCommands(f)(cmd, nil, toComplete)
+	}
+	_ = cmd.RegisterFlagCompletionFunc("only", complete)
+	_ = cmd.RegisterFlagCompletionFunc("skip", complete)
+}
+
+// refuseGateway refuses --only and --skip on a gateway event: they name shell hooks.
+func (s *selectFlags) refuseGateway(event string) error {
+	if hooks.IsGatewayEvent(event) && len(s.Only)+len(s.Skip) > 0 {
+		return usageErrorf("--only and --skip choose shell hooks by command; %s is a gateway event, whose hooks have none", event)
+	}
+	return nil
+}
+
+func (s *selectFlags) selection() hooks.Selection {
+	return hooks.Selection{Only: s.Only, Skip: s.Skip}
+}
+
+// check refuses a --only or --skip that names none of hs (the hooks that
+// could fire; scope says which, for the message): a typo must not fire
+// everything, or nothing, silently.
+func (s *selectFlags) check(hs []hooks.ShellHook, scope string) error {
+	unmatched := s.selection().Unmatched(hs)
+	if len(unmatched) == 0 {
+		return nil
+	}
+	var known []string
+	seen := map[string]bool{}
+	for _, h := range hs {
+		if c := h.Shown(); !seen[c] {
+			seen[c] = true
+			known = append(known, fmt.Sprintf("%q", c))
+		}
+	}
+	list := "none"
+	if len(known) > 0 {
+		list = strings.Join(known, ", ")
+	}
+	quoted := make([]string, len(unmatched))
+	for i, c := range unmatched {
+		quoted[i] = fmt.Sprintf("%q", c)
+	}
+	return usageErrorf("--only/--skip %s: no configured %s hook has this command (give it exactly as written in the config; configured: %s)",
+		strings.Join(quoted, ", "), scope, list)
+}

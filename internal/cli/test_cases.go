@@ -1,0 +1,156 @@
+package cli
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"os"
+	"slices"
+
+	"github.com/spf13/cobra"
+
+	"github.com/hermes-hooks/hermes/internal/config"
+	"github.com/hermes-hooks/hermes/internal/hooks"
+	"github.com/hermes-hooks/hermes/internal/hooks/cases"
+)
+
+// casesJSON is test --cases --json (docs/json.md).
+type casesJSON struct {
+	whereJSON
+	File        string              `json:"file"`
+	Cases       []caseJSON          `json:"cases"`
+	Passed      int                 `json:"passed"`
+	Failed      int                 `json:"failed"`
+	Diagnostics []config.Diagnostic `json:"diagnostics"`
+}
+
+type caseJSON struct {
+	Name     string       `json:"name"`
+	Event    string       `json:"event"`
+	Line     int          `json:"line"`
+	Passed   bool         `json:"passed"`
+	Failures []string     `json:"failures"`
+	Expected cases.Expect `json:"expected"`
+	Got      cases.Got    `json:"got"`
+	// Hooks are the event's hooks as run-event --json lists them.
+	Hooks          []firedShellJSON `json:"hooks"`
+	ElapsedSeconds float64          `json:"elapsed_seconds"`
+}
+
+// testCasesRun is test --cases: every case of the file fired through the
+// engine's dispatch in policy mode, then judged. A case file with a
+// problem is a usage error and nothing runs; a failed case exits 1 once
+// every case has run and the reports are written.
+func testCasesRun(cmd *cobra.Command, opts *testOptions) error {
+	ios := opts.f.IO
+	e, err := opts.f.Engine(cmd)
+	if err != nil {
+		return err
+	}
+	list, err := cases.Load(opts.Cases, e.Catalogue)
+	if err != nil {
+		return fmt.Errorf("%w\nNothing was run: fix the case file first", err)
+	}
+	if err := opts.check(e.ShellHooks(nil), "shell"); err != nil {
+		return err
+	}
+	printWarnings(ios, e.Diagnostics(), nil)
+	if safeMode(opts.f) {
+		fmt.Fprintln(ios.ErrOut, "Note: HERMES_SAFE_MODE is set: run-event would fire nothing; test --cases runs the hooks anyway.")
+	}
+	var results []cases.Result
+	var warnings []string
+	for _, c := range list {
+		r, err := cases.Run(cmd.Context(), e, c, opts.selection())
+		if err != nil {
+			if cmd.Context().Err() != nil {
+				return CancelError
+			}
+			return err
+		}
+		for _, w := range r.Dispatch.Warnings {
+			if !slices.Contains(warnings, w) {
+				warnings = append(warnings, w)
+			}
+		}
+		results = append(results, r)
+	}
+	printWarnings(ios, nil, warnings)
+	failed := 0
+	for _, r := range results {
+		if !r.Passed() {
+			failed++
+		}
+	}
+	if opts.JUnit != "" {
+		var buf bytes.Buffer
+		if err := cases.WriteJUnit(&buf, opts.Cases, results); err != nil {
+			return err
+		}
+		if err := os.WriteFile(opts.JUnit, buf.Bytes(), 0o644); err != nil {
+			return fmt.Errorf("cannot write the JUnit report: %w", err)
+		}
+	}
+	if opts.Output {
+		if err := writeJSON(ios.Out, casesToJSON(e, opts.Cases, results, failed)); err != nil {
+			return err
+		}
+	} else {
+		renderCases(opts, e, results, failed)
+	}
+	if failed > 0 {
+		return SilentError
+	}
+	return nil
+}
+
+func casesToJSON(e *hooks.Engine, file string, results []cases.Result, failed int) casesJSON {
+	out := casesJSON{whereJSON: where(e.Loc), File: file, Cases: []caseJSON{},
+		Passed: len(results) - failed, Failed: failed, Diagnostics: e.Diagnostics()}
+	for _, r := range results {
+		j := caseJSON{Name: r.Case.Name, Event: r.Case.Event, Line: r.Case.Line, Passed: r.Passed(),
+			Failures: nonNil(r.Failures), Expected: r.Case.Expect, Got: r.Got, Hooks: []firedShellJSON{},
+			ElapsedSeconds: math.Round(r.Elapsed.Seconds()*1000) / 1000}
+		for _, run := range r.Dispatch.Runs {
+			j.Hooks = append(j.Hooks, firedToJSON(run))
+		}
+		out.Cases = append(out.Cases, j)
+	}
+	return out
+}
+
+// renderCases prints one line per case, what was expected and what
+// happened under each failed one, then the count.
+func renderCases(opts *testOptions, e *hooks.Engine, results []cases.Result, failed int) {
+	w, cs := opts.f.IO.Out, opts.f.IO.Colors()
+	printLocation(w, e.Loc)
+	fmt.Fprintf(w, "Cases: %s\n\n", esc(opts.Cases))
+	for _, r := range results {
+		if r.Passed() {
+			fmt.Fprintf(w, "%s %s\n", cs.SuccessIcon(), esc(r.Case.Name))
+			continue
+		}
+		fmt.Fprintf(w, "%s %s  (%s, line %d)\n", cs.FailureIcon(), cs.Bold(esc(r.Case.Name)), esc(r.Case.Event), r.Case.Line)
+		for _, f := range r.Failures {
+			fmt.Fprintf(w, "    %s\n", esc(f))
+		}
+		lines := r.HookLines()
+		if len(lines) == 0 {
+			fmt.Fprintf(w, "    no %s hook is configured\n", esc(r.Case.Event))
+		}
+		for _, l := range lines {
+			fmt.Fprintf(w, "    %s %s\n", cs.Gray("hook"), esc(l))
+		}
+	}
+	noun := "cases"
+	if len(results) == 1 {
+		noun = "case"
+	}
+	summary := fmt.Sprintf("%d %s: %d passed, %d failed", len(results), noun, len(results)-failed, failed)
+	if failed > 0 {
+		summary = cs.Red(summary)
+	} else {
+		summary = cs.Green(summary)
+	}
+	fmt.Fprintf(w, "\n%s\n", summary)
+}

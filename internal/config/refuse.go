@@ -1,0 +1,110 @@
+package config
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+
+	"gopkg.in/yaml.v3"
+)
+
+// RefusedError is a config file that is valid YAML but that the agent's
+// reader refuses: a key given twice in one mapping, more than one document,
+// or a tag it has no constructor for. The agent then ignores the whole file
+// and runs with no hooks at all (SPEC §14), so this tool treats it as a
+// config error (exit 2) instead of guessing which part the user meant.
+type RefusedError struct {
+	Path   string
+	Line   int
+	Reason string
+}
+
+func (e *RefusedError) Error() string {
+	loc := e.Path
+	if e.Line > 0 {
+		loc = fmt.Sprintf("%s:%d", e.Path, e.Line)
+	}
+	return fmt.Sprintf("%s: %s: the Hermes agent refuses such a file and ignores all of it (it runs with no hooks); fix it", loc, e.Reason)
+}
+
+// knownTags are the tags the agent's safe loader can construct; any other
+// explicit tag (!foo, !!python/object, !Ref) makes it fail.
+var knownTags = map[string]bool{
+	"!!null": true, "!!bool": true, "!!int": true, "!!float": true, "!!binary": true, "!!timestamp": true,
+	"!!omap": true, "!!pairs": true, "!!set": true, "!!str": true, "!!seq": true, "!!map": true, "!!merge": true,
+}
+
+// refusal returns why the agent would refuse doc, or nil. Nodes are
+// visited in document order, so the first problem in the file is named.
+func refusal(doc *yaml.Node) *RefusedError {
+	var walk func(n *yaml.Node) *RefusedError
+	walk = func(n *yaml.Node) *RefusedError {
+		if n == nil || n.Kind == yaml.AliasNode {
+			return nil // an alias repeats a node already visited
+		}
+		if n.Style&yaml.TaggedStyle != 0 && !knownTags[n.Tag] {
+			return &RefusedError{Line: n.Line, Reason: fmt.Sprintf("unknown tag %s", n.Tag)}
+		}
+		if n.Kind == yaml.MappingNode {
+			first := map[string]int{}
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				k := n.Content[i]
+				if err := walk(k); err != nil {
+					return err
+				}
+				id, ok := keyID(k)
+				if !ok {
+					return &RefusedError{Line: k.Line, Reason: "a list or mapping used as a key (the agent cannot use it as a key)"}
+				}
+				if line, dup := first[id]; dup {
+					return &RefusedError{Line: k.Line, Reason: fmt.Sprintf("duplicate key %s (first at line %d)", strconv.Quote(keyString(k)), line)}
+				}
+				if id != "" {
+					first[id] = k.Line
+				}
+				if err := walk(n.Content[i+1]); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+		for _, c := range n.Content {
+			if err := walk(c); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return walk(doc)
+}
+
+// keyID is what a key is as a Python dict key: keys that compare equal in
+// Python (true, 1 and 1.0; yes and True) get the same id. "" means a key
+// equal to no other (NaN). ok is false for a list or mapping.
+func keyID(k *yaml.Node) (id string, ok bool) {
+	v := Resolve(k)
+	switch v.Kind {
+	case KindNull:
+		return "null", true
+	case KindBool:
+		if v.Bool {
+			return "n:1", true
+		}
+		return "n:0", true
+	case KindInt:
+		return "n:" + strconv.FormatInt(v.Int, 10), true
+	case KindFloat:
+		switch {
+		case math.IsNaN(v.Float):
+			return "", true
+		case v.Float == math.Trunc(v.Float) && math.Abs(v.Float) < 1<<62:
+			return "n:" + strconv.FormatInt(int64(v.Float), 10), true
+		}
+		return "f:" + strconv.FormatFloat(v.Float, 'g', -1, 64), true
+	case KindString:
+		return "s:" + v.Str, true
+	case KindBinary:
+		return "b:" + v.Node.Value, true
+	}
+	return "", false
+}

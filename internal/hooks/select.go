@@ -1,0 +1,61 @@
+package hooks
+
+import "slices"
+
+// Why a hook left out by the user's selection did not fire (run-event
+// --json skip_reason).
+const (
+	SkipNotOnly  = "not selected by --only"
+	SkipSelected = "--skip"
+)
+
+// Selection is the subset of hooks a user asked to fire: --only and --skip,
+// each an exact command string as written in the config. The zero value
+// selects every hook.
+type Selection struct {
+	Only []string
+	Skip []string
+}
+
+// Empty reports whether the selection leaves nothing out.
+func (s Selection) Empty() bool { return len(s.Only) == 0 && len(s.Skip) == 0 }
+
+// SkipReason says why h is left out, "" when it is selected. --skip wins
+// over --only for a command given to both.
+func (s Selection) SkipReason(h ShellHook) string {
+	switch {
+	case slices.ContainsFunc(s.Skip, h.Names): // either form of the command
+		return SkipSelected
+	case len(s.Only) > 0 && !slices.ContainsFunc(s.Only, h.Names):
+		return SkipNotOnly
+	}
+	return ""
+}
+
+// Excludes reports whether h is left out.
+func (s Selection) Excludes(h ShellHook) bool { return s.SkipReason(h) != "" }
+
+// Filter keeps the hooks of hs the selection lets through, in order.
+func (s Selection) Filter(hs []ShellHook) []ShellHook {
+	var out []ShellHook
+	for _, h := range hs {
+		if !s.Excludes(h) {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+// Unmatched are the commands given to --only or --skip that name none of
+// hs, in the order given: a typo there would otherwise silently fire
+// everything (--skip) or nothing (--only).
+func (s Selection) Unmatched(hs []ShellHook) []string {
+	var out []string
+	for _, c := range slices.Concat(s.Only, s.Skip) {
+		known := slices.ContainsFunc(hs, func(h ShellHook) bool { return h.Names(c) })
+		if !known && !slices.Contains(out, c) {
+			out = append(out, c)
+		}
+	}
+	return out
+}

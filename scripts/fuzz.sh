@@ -8,7 +8,10 @@ for target in \
   ./internal/hooks:FuzzParse \
   ./internal/hooks:FuzzEvaluate \
   ./internal/hooks:FuzzNormalize \
-  ./internal/allowlist:FuzzRead
+  ./internal/allowlist:FuzzRead \
+  ./internal/config/edit:FuzzAppendRemove \
+  ./internal/pyre:FuzzCompile \
+  ./internal/pyjson:FuzzDecode
 do
   pkg=${target%%:*}
   name=${target#*:}

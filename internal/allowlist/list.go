@@ -169,7 +169,7 @@ func (l *List) encode() []byte {
 		items = append(items, decodeValue(l.odd[o].value))
 	}
 	top.Set("approvals", items)
-	return pyjson.Marshal(top, pyjson.Options{Indent: 2, SortKeys: true})
+	return pyjson.Marshal(top, pyjson.Options{Indent: 2, SortKeys: true, KeepNumbers: true})
 }
 
 var utf8BOM = []byte{0xEF, 0xBB, 0xBF}

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/hermes-hooks/hermes/internal/allowlist"
+	"github.com/hermes-hooks/hermes/internal/config/edit"
 	"github.com/hermes-hooks/hermes/internal/hooks"
 	"github.com/hermes-hooks/hermes/internal/suggest"
 )
@@ -36,6 +37,27 @@ func completeEventArg(f *Factory) func(*cobra.Command, []string, string) ([]stri
 	}
 }
 
+// completeShellEventArg completes the first argument with the events a
+// shell hook can serve (new, add), and nothing after it.
+func completeShellEventArg(f *Factory) func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+	return func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+		if len(args) > 0 {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		cat := hooks.NewCatalogue(nil)
+		if s, err := f.Load(cmd); err == nil {
+			cat = s.Catalogue
+		}
+		var names []string
+		for _, ev := range cat.Events() {
+			if ev.ShellSupported {
+				names = append(names, ev.Name)
+			}
+		}
+		return filterPrefix(names, toComplete), cobra.ShellCompDirectiveNoFileComp
+	}
+}
+
 // completeCommands completes the configured shell-hook commands.
 func completeCommands(f *Factory) func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 	return func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
@@ -52,6 +74,33 @@ func completeCommands(f *Factory) func(*cobra.Command, []string, string) ([]stri
 			// As written: an expanded secret must not land on the
 			// command line (accept and diff take either form).
 			if c := spec.Shown(); !seen[c] {
+				seen[c] = true
+				out = append(out, c)
+			}
+		}
+		return filterPrefix(out, toComplete), cobra.ShellCompDirectiveNoFileComp
+	}
+}
+
+// completeConfigCommands completes the shell-hook commands as written in
+// the config file (unexpanded): what delete matches.
+func completeConfigCommands(f *Factory) func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+	return func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+		if len(args) > 0 {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		loc, err := f.Locate(cmd)
+		if err != nil || loc.ConfigPath == "" {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		data, _, err := edit.ReadFile(loc.ConfigPath)
+		if err != nil {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		seen := map[string]bool{}
+		var out []string
+		for _, c := range hooks.ConfiguredCommands(data) {
+			if !seen[c] {
 				seen[c] = true
 				out = append(out, c)
 			}

@@ -68,6 +68,7 @@ func HandleError(io *iostreams.IOStreams, err error) int {
 	var fileErr *config.FileError
 	var homeMissing *config.HomeMissingError
 	var caseFile *cases.Error
+	var notEdited *configRefusedError
 	switch {
 	case errors.As(err, &exitErr):
 		return exitErr.Code
@@ -81,7 +82,7 @@ func HandleError(io *iostreams.IOStreams, err error) int {
 		fmt.Fprintln(io.ErrOut, "Run 'hermes --help' for usage.")
 		return ExitUsage
 	case errors.As(err, &syntax), errors.As(err, &refused), errors.As(err, &profile), errors.As(err, &missingConfig),
-		errors.As(err, &caseFile), errors.As(err, &fileErr), errors.As(err, &homeMissing):
+		errors.As(err, &caseFile), errors.As(err, &notEdited), errors.As(err, &fileErr), errors.As(err, &homeMissing):
 		fmt.Fprintf(io.ErrOut, "%s %s\n", cs.FailureIcon(), escText(err.Error()))
 		return ExitUsage
 	}

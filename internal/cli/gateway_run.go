@@ -162,6 +162,9 @@ func gatewayEntries(g *hooks.GatewayFiring, real bool) []gatewayEntry {
 			en.status, en.skipReason = statusSkipped, hooks.SkipSafeMode
 		case real && g.Unavailable[i]:
 			en.status, en.skipReason, en.res = statusSkipped, skipPythonUnavailable, g.Results[i]
+		case real && g.Results[i].NotRun:
+			// Never "fired" for a handler that did not start.
+			en.status, en.skipReason, en.res = statusSkipped, g.Results[i].Error, g.Results[i]
 		case real:
 			en.status, en.res = statusFired, g.Results[i]
 		default:

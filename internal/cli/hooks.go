@@ -40,6 +40,10 @@ consent per (event, command), kept in shell-hooks-allowlist.json.`,
 		newCmdDoctor(f, nil),
 		newCmdApprovals(f, nil),
 		newCmdPrune(f, nil),
+		newCmdNew(f, nil),
+		newCmdAdd(f, nil),
+		newCmdDelete(f, nil),
+		newCmdImport(f),
 	)
 	return cmd
 }

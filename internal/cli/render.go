@@ -11,6 +11,7 @@ import (
 	"github.com/hermes-hooks/hermes/internal/config"
 	"github.com/hermes-hooks/hermes/internal/hooks"
 	"github.com/hermes-hooks/hermes/internal/iostreams"
+	"github.com/hermes-hooks/hermes/internal/pyjson"
 	"github.com/hermes-hooks/hermes/internal/textsafe"
 )
 
@@ -23,7 +24,9 @@ func writeJSON(w io.Writer, v any) error {
 	if err := enc.Encode(v); err != nil {
 		return err
 	}
-	_, err := w.Write(buf.Bytes())
+	// Values from hooks may hold NaN or Infinity, which the agent's JSON
+	// accepts and writes bare; encoding/json carried them as placeholders.
+	_, err := w.Write(pyjson.RestoreNonFinite(buf.Bytes()))
 	return err
 }
 

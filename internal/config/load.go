@@ -127,7 +127,7 @@ func Load(path string, env Env) (*File, error) {
 	if more > 0 {
 		return nil, &RefusedError{Path: path, Line: more, Reason: "more than one YAML document (another starts here)"}
 	}
-	if r := refusal(doc); r != nil {
+	if r := Refusal(doc); r != nil {
 		r.Path = path
 		return nil, r
 	}

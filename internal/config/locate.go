@@ -75,9 +75,9 @@ type HomeMissingError struct {
 
 func (e *HomeMissingError) Error() string {
 	if e.NotDir {
-		return fmt.Sprintf("HERMES_HOME %s (from %s) is not a folder: check the path", e.Path, e.Source)
+		return fmt.Sprintf("HERMES_HOME %s is not a folder (named by %s): check the path; nothing was written", e.Path, e.Source)
 	}
-	return fmt.Sprintf("HERMES_HOME %s (from %s) does not exist, and a home named explicitly is never created: check the path, or create it first (mkdir -p %s)",
+	return fmt.Sprintf("HERMES_HOME %s does not exist (named by %s), and a home named explicitly is never created: check the path, or create it first (mkdir -p %s); nothing was written",
 		e.Path, e.Source, e.Path)
 }
 

@@ -34,9 +34,11 @@ var knownTags = map[string]bool{
 	"!!omap": true, "!!pairs": true, "!!set": true, "!!str": true, "!!seq": true, "!!map": true, "!!merge": true,
 }
 
-// refusal returns why the agent would refuse doc, or nil. Nodes are
-// visited in document order, so the first problem in the file is named.
-func refusal(doc *yaml.Node) *RefusedError {
+// Refusal returns why the agent would refuse doc (a duplicate key or an
+// unknown tag; a second document is the caller's to find), or nil. Nodes
+// are visited in document order, so the first problem in the file is named.
+// Path is left for the caller to set.
+func Refusal(doc *yaml.Node) *RefusedError {
 	var walk func(n *yaml.Node) *RefusedError
 	walk = func(n *yaml.Node) *RefusedError {
 		if n == nil || n.Kind == yaml.AliasNode {

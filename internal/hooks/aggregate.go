@@ -150,7 +150,7 @@ func (o *Outcome) Object() *pyjson.Object {
 
 // MarshalJSON writes Object, so an Outcome can sit in typed --json output.
 func (o *Outcome) MarshalJSON() ([]byte, error) {
-	return pyjson.Marshal(o.Object(), pyjson.Options{Compact: true}), nil
+	return pyjson.Marshal(o.Object(), pyjson.Options{Compact: true, Embed: true}), nil
 }
 
 func stringOrNull(s *string) any {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/hermes-hooks/hermes/internal/pyjson"
+	"github.com/hermes-hooks/hermes/internal/pystr"
 	"github.com/hermes-hooks/hermes/internal/shell"
 )
 
@@ -80,7 +81,7 @@ func (a *Answer) Wire() *pyjson.Object {
 
 // MarshalJSON writes Wire, so an Answer can sit in typed --json output.
 func (a *Answer) MarshalJSON() ([]byte, error) {
-	return pyjson.Marshal(a.Wire(), pyjson.Options{Compact: true}), nil
+	return pyjson.Marshal(a.Wire(), pyjson.Options{Compact: true, Embed: true}), nil
 }
 
 // EvalInput is one finished run of one hook and what is needed to judge it.
@@ -137,14 +138,22 @@ func Evaluate(in EvalInput) Evaluation {
 		return failed(res.Err)
 	}
 
-	stdout := strings.TrimSpace(res.Stdout)
+	stdout := pystr.Strip(res.Stdout)
 	if res.ExitCode != nil && *res.ExitCode != 0 {
 		if *res.ExitCode == 2 && in.Blocking {
 			ev.Answer = exitTwoBlock(stdout, res.Stderr)
 			return ev
 		}
-		ev.Warnings = append(ev.Warnings,
-			fmt.Sprintf("hook %s exited with code %d", in.Command, *res.ExitCode))
+		// A hook killed by a signal (-N, as Python reports it) is read
+		// like any other failed exit: its stdout still counts, and
+		// fail_closed does not fire on the signal alone.
+		if code := *res.ExitCode; code < 0 {
+			ev.Warnings = append(ev.Warnings,
+				fmt.Sprintf("hook %s was killed by signal %d (exit code %d)", in.Command, -code, code))
+		} else {
+			ev.Warnings = append(ev.Warnings,
+				fmt.Sprintf("hook %s exited with code %d", in.Command, code))
+		}
 	}
 	if stdout == "" {
 		return ev
@@ -170,7 +179,7 @@ func exitTwoBlock(stdout, stderr string) *Answer {
 			return &Answer{Action: ActionBlock, Message: msg}
 		}
 	}
-	msg := strings.TrimSpace(stderr)
+	msg := pystr.Strip(stderr)
 	if r := []rune(msg); len(r) > stderrBlockLimit {
 		msg = string(r[:stderrBlockLimit])
 	}
@@ -187,9 +196,9 @@ func parseAnswer(event string, obj *pyjson.Object) *Answer {
 		return parseToolCallAnswer(obj)
 	case eventPreVerify:
 		verdict, _ := pyOr(obj, "action", "decision").(string)
-		verdict = strings.ToLower(strings.TrimSpace(verdict))
+		verdict = strings.ToLower(pystr.Strip(verdict))
 		msg, _ := pyOr(obj, "message", "reason").(string)
-		msg = strings.TrimSpace(msg)
+		msg = pystr.Strip(msg)
 		if (verdict == "continue" || verdict == "block") && msg != "" {
 			// Both words ask the agent to keep working instead of finishing.
 			return &Answer{Action: ActionContinue, Message: msg}
@@ -197,7 +206,7 @@ func parseAnswer(event string, obj *pyjson.Object) *Answer {
 		return nil
 	default:
 		if ctx, ok := obj.Get("context"); ok {
-			if s, isStr := ctx.(string); isStr && strings.TrimSpace(s) != "" {
+			if s, isStr := ctx.(string); isStr && !pystr.IsBlank(s) {
 				return &Answer{Context: &s}
 			}
 		}
@@ -226,14 +235,14 @@ func parseToolCallAnswer(obj *pyjson.Object) *Answer {
 		}
 	}
 	// decision: approve is deliberately not an approval: only the explicit
-	// action form is, as in the agent.
+	// action form is, as in the agent, which also strips both strings.
 	if action == ActionApprove {
 		ans := &Answer{Action: ActionApprove}
 		if s, ok := obj.Get("message"); ok {
-			ans.Message = nonBlankString(s)
+			ans.Message = pystr.Strip(nonBlankString(s))
 		}
 		if s, ok := obj.Get("rule_key"); ok {
-			ans.RuleKey = nonBlankString(s)
+			ans.RuleKey = pystr.Strip(nonBlankString(s))
 		}
 		return ans
 	}
@@ -260,7 +269,7 @@ func blockDirective(obj *pyjson.Object) (string, bool) {
 // nonBlankString returns v when it is a string with something besides white
 // space in it, else "".
 func nonBlankString(v any) string {
-	if s, ok := v.(string); ok && strings.TrimSpace(s) != "" {
+	if s, ok := v.(string); ok && !pystr.IsBlank(s) {
 		return s
 	}
 	return ""

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/hermes-hooks/hermes/internal/allowlist"
+	"github.com/hermes-hooks/hermes/internal/pyjson"
 	"github.com/hermes-hooks/hermes/internal/shell"
 )
 
@@ -84,7 +85,7 @@ func AppendAudit(home string, r AuditRecord) error {
 	if err != nil {
 		return fmt.Errorf("audit log: %w", err)
 	}
-	if _, err := f.Write(buf.Bytes()); err != nil {
+	if _, err := f.Write(pyjson.RestoreNonFinite(buf.Bytes())); err != nil {
 		f.Close()
 		return fmt.Errorf("audit log %s: %w", path, err)
 	}

@@ -84,6 +84,13 @@ func (e *Engine) DispatchShellWith(ctx context.Context, event string, fields *py
 	}
 	d.Warnings = append(d.Warnings, warnings...)
 	toolName := ToolName(fields)
+	matches := func(m *Matcher) bool {
+		ok, err := m.MatchErr(toolName)
+		if err != nil {
+			d.Warnings = append(d.Warnings, err.Error())
+		}
+		return ok
+	}
 	var answers []*Answer
 	for _, spec := range e.Parsed.ForEvent(event) {
 		run := ShellRun{Hook: ShellHook{Spec: spec}}
@@ -92,7 +99,7 @@ func (e *Engine) DispatchShellWith(ctx context.Context, event string, fields *py
 			run.SkipReason = SkipSafeMode
 		case opts.Selection.Excludes(run.Hook):
 			run.SkipReason = opts.Selection.SkipReason(run.Hook)
-		case ev.Tool && !spec.Matcher.Match(toolName):
+		case ev.Tool && !matches(spec.Matcher):
 			run.SkipReason = SkipMatcher
 		default:
 			if err := ctx.Err(); err != nil {

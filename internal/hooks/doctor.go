@@ -12,6 +12,7 @@ import (
 	"github.com/hermes-hooks/hermes/internal/allowlist"
 	"github.com/hermes-hooks/hermes/internal/hooks/gateway"
 	"github.com/hermes-hooks/hermes/internal/pyjson"
+	"github.com/hermes-hooks/hermes/internal/pystr"
 	"github.com/hermes-hooks/hermes/internal/shell"
 )
 
@@ -268,7 +269,7 @@ func (e *Engine) smoke(ctx context.Context, h ShellHook, r *HookReport) {
 	fields := e.Payload(ev, nil, true)
 	run := e.RunShell(ctx, h, e.WireFor(h.Event, fields))
 	res := run.Result
-	out := strings.TrimSpace(res.Stdout)
+	out := pystr.Strip(res.Stdout)
 	switch {
 	case res.TimedOut:
 		r.add("smoke", CheckFail, "smoke run timed out after %ds", h.Timeout)

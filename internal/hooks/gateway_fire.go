@@ -90,7 +90,7 @@ func (e *Engine) FireGateway(ctx context.Context, event string, context *pyjson.
 	}
 	if audit && e.Config.Settings.AuditLog {
 		for i, res := range results {
-			if g.Unavailable[i] || strings.HasPrefix(res.Error, "interrupted: not run") {
+			if g.Unavailable[i] || res.NotRun {
 				continue
 			}
 			h := g.Hooks[i]

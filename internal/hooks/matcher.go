@@ -1,78 +1,61 @@
 package hooks
 
 import (
-	"errors"
 	"fmt"
-	"regexp"
-	"regexp/syntax"
-	"strings"
+
+	"github.com/hermes-hooks/hermes/internal/pyre"
 )
 
 // Matcher selects tool calls by tool name, the way the agent does: the
-// pattern must match the whole name (Python's re.fullmatch).
+// pattern is a Python regular expression that must match the whole name
+// (re.fullmatch), so `terminal|patch` matches terminal and patch and not
+// terminal2.
 type Matcher struct {
 	Source string
-	// re is ^(?:Source)$; nil means the pattern could not be run as a
-	// regular expression and the tool name must equal Source exactly.
-	re *regexp.Regexp
+	// re is nil when Python's re would not compile Source: the agent then
+	// compares the tool name with Source exactly, and so do we.
+	re *pyre.Regexp
 }
 
 // Match reports whether the hook applies to toolName. A nil matcher (no
-// matcher given) applies to every tool.
+// matcher given) applies to every tool. A match abandoned for taking too
+// long counts as no match; MatchErr says so.
 func (m *Matcher) Match(toolName string) bool {
+	ok, _ := m.MatchErr(toolName)
+	return ok
+}
+
+// MatchErr is Match that also reports a match abandoned after
+// pyre.MatchTimeout (a pattern that backtracks catastrophically, where the
+// agent itself would hang): the hook is then treated as not matching, and
+// the error is worth a warning.
+func (m *Matcher) MatchErr(toolName string) (bool, error) {
 	if m == nil {
-		return true
+		return true, nil
 	}
 	if m.re == nil {
-		return toolName == m.Source
+		return toolName == m.Source, nil
 	}
-	return m.re.MatchString(toolName)
+	ok, err := m.re.FullMatch(toolName)
+	if err != nil {
+		return false, fmt.Errorf("matcher %q on tool %q: %w", m.Source, toolName, err)
+	}
+	return ok, nil
 }
 
 // Literal reports whether the matcher fell back to exact equality.
 func (m *Matcher) Literal() bool { return m != nil && m.re == nil }
 
-// pythonOnly are forms Python's re accepts and RE2 cannot run, with the
-// name the warning gives them.
-var pythonOnly = []struct {
-	re   *regexp.Regexp
-	what string
-}{
-	{regexp.MustCompile(`\(\?<?[=!]`), "look-around"},
-	{regexp.MustCompile(`\\[1-9]|\(\?P=`), "a back-reference"},
-	{regexp.MustCompile(`\(\?>`), "an atomic group"},
-	{regexp.MustCompile(`\(\?\(`), "a conditional group"},
-	{regexp.MustCompile(`[*+?}]\+`), "a possessive quantifier"},
-}
-
-// CompileMatcher compiles a matcher source (already trimmed, not blank).
-// A pattern Go cannot run — a Python-only form or an invalid expression —
-// becomes an exact-name matcher, and warning says so; the agent itself
-// falls back to equality for patterns it cannot compile.
+// CompileMatcher compiles a matcher source (already trimmed, not blank)
+// with Python's re rules. A pattern Python's re.compile refuses (\p{L},
+// \z, (?<name>...), an unbalanced parenthesis...) becomes an exact-name
+// matcher, as in the agent, and warning says so with Python's own reason.
 func CompileMatcher(src string) (m *Matcher, warning string) {
 	m = &Matcher{Source: src}
-	re, err := regexp.Compile(`^(?:` + src + `)$`)
-	if err == nil {
-		m.re = re
-		return m, ""
+	re, err := pyre.Compile(src)
+	if err != nil {
+		return m, fmt.Sprintf("matcher %q is not a valid Python regular expression (%v); as the agent does, it will only match a tool named exactly %q", src, err, src)
 	}
-	fallback := fmt.Sprintf("it will only match a tool named exactly %q", src)
-	for _, p := range pythonOnly {
-		if p.re.MatchString(stripEscapedBackslashes(src)) {
-			return m, fmt.Sprintf("matcher %q uses %s, which Go regular expressions do not support; %s", src, p.what, fallback)
-		}
-	}
-	reason := err.Error()
-	var e *syntax.Error
-	if errors.As(err, &e) {
-		reason = e.Code.String()
-		if e.Expr != "" && !strings.HasPrefix(e.Expr, "^(?:") {
-			reason += ": " + e.Expr
-		}
-	}
-	return m, fmt.Sprintf("matcher %q is not a valid regular expression (%s); %s", src, reason, fallback)
+	m.re = re
+	return m, ""
 }
-
-// stripEscapedBackslashes removes `\\` pairs so that `\\1` (a backslash
-// then 1) is not mistaken for a back-reference.
-func stripEscapedBackslashes(s string) string { return strings.ReplaceAll(s, `\\`, "") }

@@ -253,3 +253,18 @@ func FuzzNormalize(f *testing.F) {
 		}
 	})
 }
+
+// The bytes a hook reads are the agent's for the same values (SPEC §14):
+// numbers re-spelled as Python prints them, NaN and Infinity bare.
+func TestWireBytesSpellsNumbersLikePython(t *testing.T) {
+	fields := testObj(t, `{"tool_name": "terminal", "args": {"a": 1E2, "b": 1e-7, "c": -0, "d": -0.0, "e": 123456789012345678901234567890},
+		"x": [NaN, Infinity, -Infinity, 1e16, 0.0001, 1e-5, 1e400, 2.50]}`)
+	got := string(WireBytes(Wire("pre_tool_call", fields, "/w", "default")))
+	want := `{"hook_event_name": "pre_tool_call", "tool_name": "terminal", ` +
+		`"tool_input": {"a": 100.0, "b": 1e-07, "c": 0, "d": -0.0, "e": 123456789012345678901234567890}, ` +
+		`"session_id": "", "cwd": "/w", "profile": "default", ` +
+		`"extra": {"x": [NaN, Infinity, -Infinity, 1e+16, 0.0001, 1e-05, Infinity, 2.5]}}`
+	if got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}

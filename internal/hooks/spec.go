@@ -8,6 +8,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/hermes-hooks/hermes/internal/config"
+	"github.com/hermes-hooks/hermes/internal/pystr"
 	"github.com/hermes-hooks/hermes/internal/shell"
 	"github.com/hermes-hooks/hermes/internal/suggest"
 )
@@ -250,13 +251,15 @@ func (p *parser) entry(ev Event, i int, item *yaml.Node) (Spec, bool) {
 	case cv.Kind != config.KindString:
 		p.warn(path+".command", cmd.KeyNode.Line, "command must be a string, got %s; hook skipped", cv.Describe())
 		return s, false
-	case strings.TrimSpace(cv.Str) == "":
+	case pystr.IsBlank(cv.Str):
 		p.warn(path+".command", cmd.KeyNode.Line, "command is blank; hook skipped")
 		return s, false
 	}
-	s.Command = strings.TrimSpace(cv.Str)
+	// Trimmed as the agent's str.strip() does, so the allowlist key is
+	// the agent's.
+	s.Command = pystr.Strip(cv.Str)
 	if x, ok := p.written(cmd.Value, cv); ok {
-		if w := strings.TrimSpace(x.Written); w != s.Command {
+		if w := pystr.Strip(x.Written); w != s.Command {
 			s.Written, s.Secrets = w, x.SecretVars()
 		}
 	}
@@ -268,7 +271,7 @@ func (p *parser) entry(ev Event, i int, item *yaml.Node) (Spec, bool) {
 
 	if m, ok := f["matcher"]; ok {
 		if mv := config.Resolve(m.Value); mv.Kind == config.KindString {
-			s.matcherText = strings.TrimSpace(mv.Str)
+			s.matcherText = pystr.Strip(mv.Str)
 		}
 		s.Matcher = p.matcher(ev, path+".matcher", m)
 	}
@@ -295,13 +298,13 @@ func (p *parser) matcher(ev Event, path string, m config.Pair) *Matcher {
 	case v.Kind != config.KindString:
 		p.warn(path, line, "matcher must be a string (a regular expression over tool names), got %s; ignored, the hook applies to every call", v.Describe())
 		return nil
-	case strings.TrimSpace(v.Str) == "":
+	case pystr.IsBlank(v.Str):
 		return nil
 	case !ev.Tool:
 		p.warn(path, line, "matcher only applies to tool events (pre_tool_call, post_tool_call); it is ignored for %s", ev.Name)
 		return nil
 	}
-	matcher, warning := CompileMatcher(strings.TrimSpace(v.Str))
+	matcher, warning := CompileMatcher(pystr.Strip(v.Str))
 	if warning != "" {
 		p.warn(path, line, "%s", warning)
 	}

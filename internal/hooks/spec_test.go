@@ -144,12 +144,14 @@ func TestParseRules(t *testing.T) {
 		{name: "matcher trimmed, blank absent", yaml: "hooks:\n  post_tool_call:\n    - {command: a, matcher: ' terminal '}\n    - {command: b, matcher: '  '}\n    - {command: c, matcher: }\n",
 			specs: []string{`post_tool_call[0] "a" m=terminal t=60 fc=false @3`, `post_tool_call[1] "b" m=- t=60 fc=false @4`,
 				`post_tool_call[2] "c" m=- t=60 fc=false @5`}},
-		{name: "matcher Python-only falls back to equality", yaml: "hooks:\n  pre_tool_call:\n    - command: x\n      matcher: '(?!terminal).*'\n",
-			specs: []string{`pre_tool_call[0] "x" m=(?!terminal).*(literal) t=60 fc=false @3`},
-			diags: []string{"hooks.pre_tool_call[0].matcher@4: uses look-around"}},
+		{name: "matcher with Python-only syntax compiles", yaml: "hooks:\n  pre_tool_call:\n    - command: x\n      matcher: '(?!terminal).*'\n",
+			specs: []string{`pre_tool_call[0] "x" m=(?!terminal).* t=60 fc=false @3`}},
 		{name: "matcher invalid falls back to equality", yaml: "hooks:\n  pre_tool_call:\n    - command: x\n      matcher: '[x'\n",
 			specs: []string{`pre_tool_call[0] "x" m=[x(literal) t=60 fc=false @3`},
-			diags: []string{"hooks.pre_tool_call[0].matcher@4: is not a valid regular expression"}},
+			diags: []string{"hooks.pre_tool_call[0].matcher@4: is not a valid Python regular expression (unterminated character set at position 0)"}},
+		{name: "matcher Python refuses falls back to equality", yaml: "hooks:\n  pre_tool_call:\n    - command: x\n      matcher: '\\p{L}+'\n",
+			specs: []string{`pre_tool_call[0] "x" m=\p{L}+(literal) t=60 fc=false @3`},
+			diags: []string{`hooks.pre_tool_call[0].matcher@4: (bad escape \p at position 0)`}},
 		{name: "timeout per Python int()", yaml: `hooks:
   post_llm_call:
     - {command: a, timeout: 2.9}
@@ -357,4 +359,28 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 	})
+}
+
+// Commands and matchers are trimmed as Python's str.strip() trims them
+// (SPEC §14), so the allowlist key is the one the agent computes.
+func TestParseStripsLikePython(t *testing.T) {
+	yaml := "hooks:\n  pre_tool_call:\n" +
+		"    - command: \"\\x1c\\u3000guard.sh --x\\u00a0\\u2028\"\n      matcher: \"\\u2003terminal\\x1f\"\n" +
+		"    - command: \"\\u200bzw.sh\"\n" +
+		"    - command: \"\\u2000\\x1d\\u0085\"\n"
+	_, p := parseYAML(t, yaml, nil)
+	var got []string
+	for _, s := range p.Specs {
+		got = append(got, specString(s))
+	}
+	want := []string{
+		`pre_tool_call[0] "guard.sh --x" m=terminal t=60 fc=false @3`,
+		`pre_tool_call[1] "\u200bzw.sh" m=- t=60 fc=false @5`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("specs:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if len(p.Diagnostics) != 1 || !strings.Contains(p.Diagnostics[0].Message, "command is blank") {
+		t.Errorf("diagnostics: %s", diagList(p.Diagnostics))
+	}
 }

@@ -70,9 +70,9 @@ func TestParseWebhooks(t *testing.T) {
 		{name: "matcher without a tool event", outbound: "\n    - url: https://a.test\n      events: [on_session_end]\n      matcher: terminal\n",
 			webhooks: []string{`[0] https://a.test https://a.test ev=on_session_end m=- t=10 secret="" env= signed=false @3`},
 			diags:    []string{"hooks.outbound[0].matcher@5: matcher only applies to tool events (pre_tool_call, post_tool_call) and this webhook has none; ignored"}},
-		{name: "matcher as for shell hooks", outbound: "\n    - url: https://a.test\n      events: [pre_tool_call]\n      matcher: '(?=x)'\n",
-			webhooks: []string{`[0] https://a.test https://a.test ev=pre_tool_call m=(?=x) t=10 secret="" env= signed=false @3`},
-			diags:    []string{"hooks.outbound[0].matcher@5: uses look-around"}},
+		{name: "matcher as for shell hooks", outbound: "\n    - url: https://a.test\n      events: [pre_tool_call]\n      matcher: '(?<x>a)'\n",
+			webhooks: []string{`[0] https://a.test https://a.test ev=pre_tool_call m=(?<x>a) t=10 secret="" env= signed=false @3`},
+			diags:    []string{"hooks.outbound[0].matcher@5: (unknown extension ?<x at position 1)"}},
 		{name: "timeout clamped to 1..60", outbound: `
     - {url: 'https://a.test', events: [pre_llm_call], timeout: 0}
     - {url: 'https://b.test', events: [pre_llm_call], timeout: 61}

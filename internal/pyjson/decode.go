@@ -1,27 +1,31 @@
 package pyjson
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
+	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
 )
 
+// maxDepth bounds nesting so a hostile document cannot exhaust the stack.
+const maxDepth = 10000
+
 // Decode parses one JSON value (surrounding white space allowed, nothing
-// else after it).
+// else after it) as Python's json.loads does: besides standard JSON it
+// accepts NaN, Infinity and -Infinity (kept as json.Number), the last of
+// duplicate keys wins (at the first one's place), and control characters
+// inside strings are refused. Errors are worded like Python's.
 func Decode(data []byte) (any, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	v, err := decodeValue(dec)
+	d := decoder{s: data}
+	d.space()
+	v, err := d.value(0)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := dec.Token(); err != io.EOF {
-		if err == nil {
-			return nil, errors.New("invalid character after top-level value")
-		}
-		return nil, err
+	d.space()
+	if d.i < len(d.s) {
+		return nil, d.errorf("Extra data")
 	}
 	return v, nil
 }
@@ -39,57 +43,277 @@ func DecodeObject(data []byte) (*Object, error) {
 	return obj, nil
 }
 
-func decodeValue(dec *json.Decoder) (any, error) {
-	tok, err := dec.Token()
-	if err != nil {
-		if err == io.EOF {
-			return nil, io.ErrUnexpectedEOF
+type decoder struct {
+	s []byte
+	i int
+}
+
+// errorf words an error as Python does: "<msg>: line L column C (char N)",
+// N counted in characters.
+func (d *decoder) errorf(msg string) error { return d.errorAt(msg, d.i) }
+
+func (d *decoder) errorAt(msg string, pos int) error {
+	head := d.s[:min(pos, len(d.s))]
+	line := 1 + strings.Count(string(head), "\n")
+	col := utf8.RuneCount(head[strings.LastIndexByte(string(head), '\n')+1:]) + 1
+	return fmt.Errorf("%s: line %d column %d (char %d)", msg, line, col, utf8.RuneCount(head))
+}
+
+// space skips JSON white space (Python's json knows only these four).
+func (d *decoder) space() {
+	for d.i < len(d.s) {
+		switch d.s[d.i] {
+		case ' ', '\t', '\n', '\r':
+			d.i++
+		default:
+			return
 		}
-		return nil, err
 	}
-	switch t := tok.(type) {
-	case json.Delim:
-		switch t {
-		case '{':
-			obj := &Object{}
-			for dec.More() {
-				kt, err := dec.Token()
-				if err != nil {
-					return nil, err
-				}
-				key, ok := kt.(string)
-				if !ok {
-					return nil, fmt.Errorf("object key is not a string")
-				}
-				val, err := decodeValue(dec)
-				if err != nil {
-					return nil, err
-				}
-				// Python's json keeps the last of duplicate keys.
-				obj.Set(key, val)
-			}
-			if _, err := dec.Token(); err != nil {
-				return nil, err
-			}
+}
+
+func (d *decoder) literal(word string) bool {
+	if strings.HasPrefix(string(d.s[d.i:]), word) {
+		d.i += len(word)
+		return true
+	}
+	return false
+}
+
+func (d *decoder) value(depth int) (any, error) {
+	if depth > maxDepth {
+		return nil, d.errorf("Nesting too deep")
+	}
+	if d.i >= len(d.s) {
+		return nil, d.errorf("Expecting value")
+	}
+	switch c := d.s[d.i]; {
+	case c == '{':
+		return d.object(depth)
+	case c == '[':
+		return d.list(depth)
+	case c == '"':
+		return d.str()
+	case d.literal("null"):
+		return nil, nil
+	case d.literal("true"):
+		return true, nil
+	case d.literal("false"):
+		return false, nil
+	case d.literal("NaN"):
+		return json.Number("NaN"), nil
+	case d.literal("Infinity"):
+		return json.Number("Infinity"), nil
+	case d.literal("-Infinity"):
+		return json.Number("-Infinity"), nil
+	case c == '-' || c >= '0' && c <= '9':
+		return d.number()
+	}
+	return nil, d.errorf("Expecting value")
+}
+
+func (d *decoder) object(depth int) (any, error) {
+	d.i++ // {
+	obj := &Object{}
+	d.space()
+	if d.i < len(d.s) && d.s[d.i] == '}' {
+		d.i++
+		return obj, nil
+	}
+	for {
+		if d.i >= len(d.s) || d.s[d.i] != '"' {
+			return nil, d.errorf("Expecting property name enclosed in double quotes")
+		}
+		key, err := d.str()
+		if err != nil {
+			return nil, err
+		}
+		d.space()
+		if d.i >= len(d.s) || d.s[d.i] != ':' {
+			return nil, d.errorf("Expecting ':' delimiter")
+		}
+		d.i++
+		d.space()
+		val, err := d.value(depth + 1)
+		if err != nil {
+			return nil, err
+		}
+		// Python's dict keeps the last of duplicate keys, at the place of
+		// the first.
+		obj.Set(key.(string), val)
+		d.space()
+		if d.i < len(d.s) && d.s[d.i] == '}' {
+			d.i++
 			return obj, nil
-		case '[':
-			list := []any{}
-			for dec.More() {
-				val, err := decodeValue(dec)
-				if err != nil {
-					return nil, err
-				}
-				list = append(list, val)
-			}
-			if _, err := dec.Token(); err != nil {
-				return nil, err
-			}
+		}
+		if d.i >= len(d.s) || d.s[d.i] != ',' {
+			return nil, d.errorf("Expecting ',' delimiter")
+		}
+		d.i++
+		d.space()
+	}
+}
+
+func (d *decoder) list(depth int) (any, error) {
+	d.i++ // [
+	list := []any{}
+	d.space()
+	if d.i < len(d.s) && d.s[d.i] == ']' {
+		d.i++
+		return list, nil
+	}
+	for {
+		val, err := d.value(depth + 1)
+		if err != nil {
+			return nil, err
+		}
+		list = append(list, val)
+		d.space()
+		if d.i < len(d.s) && d.s[d.i] == ']' {
+			d.i++
 			return list, nil
 		}
-		return nil, fmt.Errorf("unexpected %v", t)
-	default:
-		return t, nil // nil, bool, json.Number, string
+		if d.i >= len(d.s) || d.s[d.i] != ',' {
+			return nil, d.errorf("Expecting ',' delimiter")
+		}
+		d.i++
+		d.space()
 	}
+}
+
+// number reads -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)? and keeps its
+// text; Marshal re-spells it the way Python would print the value.
+func (d *decoder) number() (any, error) {
+	start := d.i
+	digits := func() int {
+		n := 0
+		for d.i < len(d.s) && d.s[d.i] >= '0' && d.s[d.i] <= '9' {
+			d.i++
+			n++
+		}
+		return n
+	}
+	if d.s[d.i] == '-' {
+		d.i++
+	}
+	if d.i < len(d.s) && d.s[d.i] == '0' {
+		d.i++
+	} else if digits() == 0 {
+		d.i = start
+		return nil, d.errorf("Expecting value")
+	}
+	// A fraction or exponent without digits is not part of the number (as
+	// in Python, what follows is then "Extra data").
+	if d.i+1 < len(d.s) && d.s[d.i] == '.' && d.s[d.i+1] >= '0' && d.s[d.i+1] <= '9' {
+		d.i++
+		digits()
+	}
+	if d.i < len(d.s) && (d.s[d.i] == 'e' || d.s[d.i] == 'E') {
+		save := d.i
+		d.i++
+		if d.i < len(d.s) && (d.s[d.i] == '+' || d.s[d.i] == '-') {
+			d.i++
+		}
+		if digits() == 0 {
+			d.i = save
+		}
+	}
+	return json.Number(d.s[start:d.i]), nil
+}
+
+func (d *decoder) str() (any, error) {
+	start := d.i
+	d.i++ // "
+	var sb strings.Builder
+	for {
+		if d.i >= len(d.s) {
+			return nil, d.errorAt("Unterminated string starting at", start)
+		}
+		c := d.s[d.i]
+		switch {
+		case c == '"':
+			d.i++
+			return sb.String(), nil
+		case c < 0x20:
+			return nil, d.errorf("Invalid control character at")
+		case c == '\\':
+			if err := d.escape(&sb); err != nil {
+				return nil, err
+			}
+		case c < utf8.RuneSelf:
+			sb.WriteByte(c)
+			d.i++
+		default:
+			r, size := utf8.DecodeRune(d.s[d.i:])
+			sb.WriteRune(r) // invalid UTF-8 becomes U+FFFD
+			d.i += size
+		}
+	}
+}
+
+func (d *decoder) escape(sb *strings.Builder) error {
+	at := d.i
+	d.i++ // backslash
+	if d.i >= len(d.s) {
+		return d.errorAt("Unterminated string starting at", at)
+	}
+	c := d.s[d.i]
+	d.i++
+	switch c {
+	case '"', '\\', '/':
+		sb.WriteByte(c)
+	case 'b':
+		sb.WriteByte('\b')
+	case 'f':
+		sb.WriteByte('\f')
+	case 'n':
+		sb.WriteByte('\n')
+	case 'r':
+		sb.WriteByte('\r')
+	case 't':
+		sb.WriteByte('\t')
+	case 'u':
+		r, ok := d.hex4()
+		if !ok {
+			return d.errorAt("Invalid \\uXXXX escape", at)
+		}
+		if utf16.IsSurrogate(r) && r < 0xdc00 && d.i+1 < len(d.s) && d.s[d.i] == '\\' && d.s[d.i+1] == 'u' {
+			save := d.i
+			d.i += 2
+			if r2, ok := d.hex4(); ok && r2 >= 0xdc00 && r2 <= 0xdfff {
+				r = utf16.DecodeRune(r, r2)
+			} else {
+				d.i = save
+			}
+		}
+		// A lone surrogate (Python keeps it in the str) cannot live in a
+		// Go string: it becomes U+FFFD.
+		sb.WriteRune(r)
+	default:
+		return d.errorAt("Invalid \\escape", at)
+	}
+	return nil
+}
+
+func (d *decoder) hex4() (rune, bool) {
+	if d.i+4 > len(d.s) {
+		return 0, false
+	}
+	var r rune
+	for _, c := range d.s[d.i : d.i+4] {
+		r <<= 4
+		switch {
+		case c >= '0' && c <= '9':
+			r |= rune(c - '0')
+		case c >= 'a' && c <= 'f':
+			r |= rune(c-'a') + 10
+		case c >= 'A' && c <= 'F':
+			r |= rune(c-'A') + 10
+		default:
+			return 0, false
+		}
+	}
+	d.i += 4
+	return r, true
 }
 
 // TypeName names the JSON type of a decoded value, for messages.

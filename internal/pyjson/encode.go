@@ -3,9 +3,11 @@ package pyjson
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"math"
 	"sort"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -18,6 +20,37 @@ type Options struct {
 	// Compact uses "," and ":" (Go style) instead of Python's default
 	// ", " and ": " when Indent is 0.
 	Compact bool
+	// Embed is for bytes that encoding/json will carry (a MarshalJSON
+	// method, a json.RawMessage): it refuses NaN and Infinity, so they are
+	// written as placeholder strings that RestoreNonFinite turns back into
+	// the bare words Python writes. Nothing else writes the placeholder.
+	Embed bool
+	// KeepNumbers writes numbers as they were read instead of as Python
+	// would print their value, for files whose unknown content must
+	// survive a rewrite byte for byte (the allowlist).
+	KeepNumbers bool
+}
+
+// The placeholders of non-finite numbers under Options.Embed. A JSON
+// string starting with the escape `\/` is never written by this package
+// nor by encoding/json (neither escapes '/'), so no real string can be
+// mistaken for one.
+const (
+	embedNaN    = `"\/NaN"`
+	embedInf    = `"\/Infinity"`
+	embedNegInf = `"\/-Infinity"`
+)
+
+var restorer = strings.NewReplacer(embedNaN, "NaN", embedInf, "Infinity", embedNegInf, "-Infinity")
+
+// RestoreNonFinite turns the placeholders Options.Embed wrote back into
+// NaN, Infinity and -Infinity, as Python's json.dumps writes them. Call it
+// on the output of encoding/json before it leaves the program.
+func RestoreNonFinite(b []byte) []byte {
+	if !bytes.Contains(b, []byte(`"\/`)) {
+		return b
+	}
+	return []byte(restorer.Replace(string(b)))
 }
 
 // Marshal writes v like Python's json.dumps(v, ensure_ascii=False, ...).
@@ -70,13 +103,17 @@ func (w *writer) value(v any, depth int) {
 			w.buf.WriteString("false")
 		}
 	case json.Number:
-		w.buf.WriteString(t.String())
+		if w.opts.KeepNumbers {
+			w.buf.WriteString(string(t))
+		} else {
+			w.number(PyNumber(t))
+		}
 	case int:
 		w.buf.WriteString(strconv.Itoa(t))
 	case int64:
 		w.buf.WriteString(strconv.FormatInt(t, 10))
 	case float64:
-		w.buf.WriteString(formatFloat(t))
+		w.number(FormatFloat(t))
 	case string:
 		WriteString(w.buf, t)
 	case json.RawMessage:
@@ -111,6 +148,20 @@ func (w *writer) value(v any, depth int) {
 		}
 		w.buf.Write(data)
 	}
+}
+
+func (w *writer) number(s string) {
+	if w.opts.Embed {
+		switch s {
+		case "NaN":
+			s = embedNaN
+		case "Infinity":
+			s = embedInf
+		case "-Infinity":
+			s = embedNegInf
+		}
+	}
+	w.buf.WriteString(s)
 }
 
 func (w *writer) list(list []any, depth int) {
@@ -165,9 +216,32 @@ func (w *writer) object(members []Member, depth int) {
 	w.buf.WriteByte('}')
 }
 
-// formatFloat writes a float the way Python's repr does for the common
-// cases (integral floats keep ".0").
-func formatFloat(f float64) string {
+// PyNumber spells a JSON number the way Python's json.dumps writes the
+// value json.loads reads from it: an integer keeps its exact digits ("-0"
+// is 0), anything with a fraction or an exponent is a float printed by
+// repr ("1E2" → 100.0, "1e-7" → 1e-07, "1e400" → Infinity), and NaN,
+// Infinity and -Infinity stay as they are.
+func PyNumber(n json.Number) string {
+	s := string(n)
+	if strings.ContainsAny(s, ".eE") || s == "NaN" || s == "Infinity" || s == "-Infinity" {
+		f, err := strconv.ParseFloat(s, 64)
+		if err != nil && !errors.Is(err, strconv.ErrRange) {
+			return s // not a number at all: left as given
+		}
+		return FormatFloat(f)
+	}
+	if strings.TrimLeft(s, "-0") == "" && s != "" {
+		return "0"
+	}
+	return s
+}
+
+// FormatFloat is Python's repr of a float: the shortest digits that read
+// back as f; positional notation with at least one decimal ("100.0",
+// "0.0001") when the decimal exponent is between -4 and 15, else
+// scientific with a signed, at least two-digit exponent ("1e+16",
+// "1.5e-05"); NaN, Infinity and -Infinity as json.dumps writes them.
+func FormatFloat(f float64) string {
 	switch {
 	case math.IsNaN(f):
 		return "NaN"
@@ -176,9 +250,14 @@ func formatFloat(f float64) string {
 	case math.IsInf(f, -1):
 		return "-Infinity"
 	}
-	s := strconv.FormatFloat(f, 'g', -1, 64)
-	if f == math.Trunc(f) && math.Abs(f) < 1e16 {
-		s = strconv.FormatFloat(f, 'f', 1, 64)
+	sci := strconv.FormatFloat(f, 'e', -1, 64)
+	exp, _ := strconv.Atoi(sci[strings.IndexByte(sci, 'e')+1:])
+	if exp < -4 || exp >= 16 {
+		return sci // Go also writes at least two exponent digits
+	}
+	s := strconv.FormatFloat(f, 'f', -1, 64)
+	if !strings.ContainsRune(s, '.') {
+		s += ".0"
 	}
 	return s
 }

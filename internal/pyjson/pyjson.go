@@ -2,7 +2,10 @@
 // Python's json.dumps does (ensure_ascii=False), so files and payloads this
 // tool produces are byte-compatible with the Hermes agent's.
 //
-// Decoded values are nil, bool, json.Number, string, []any and *Object.
+// Decoded values are nil, bool, json.Number (NaN, Infinity and -Infinity
+// included, as Python reads them), string, []any and *Object. Numbers keep
+// their text until written, then are spelled as Python would print the
+// value (PyNumber).
 package pyjson
 
 import (
@@ -96,9 +99,10 @@ func (o *Object) Clone() *Object {
 func (o *Object) String() string { return string(Marshal(o, Options{})) }
 
 // MarshalJSON writes the object compactly, keys in order, so typed --json
-// output can embed it.
+// output can embed it (NaN and Infinity as placeholders: see
+// Options.Embed).
 func (o *Object) MarshalJSON() ([]byte, error) {
-	return Marshal(o, Options{Compact: true}), nil
+	return Marshal(o, Options{Compact: true, Embed: true}), nil
 }
 
 // UnmarshalJSON reads an object keeping key order.

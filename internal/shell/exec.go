@@ -17,6 +17,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/hermes-hooks/hermes/internal/pystr"
 	"golang.org/x/sys/unix"
 )
 
@@ -136,7 +137,13 @@ func (Exec) Run(ctx context.Context, req Request) Result {
 			code := st.ExitCode()
 			res.ExitCode = &code
 		case ws.Signaled() && killedBy == "":
-			res.Err = "killed by signal: " + ws.Signal().String()
+			// Python's returncode for a process ended by signal N is -N,
+			// and the agent reads it like any other non-zero exit: what
+			// the hook printed before dying still counts (SPEC §14). A
+			// signal we sent ourselves (timeout, interrupt) is reported
+			// as that instead, above.
+			code := -int(ws.Signal())
+			res.ExitCode = &code
 		}
 	}
 	res.Stdout, res.StdoutTruncated = stdout.text()
@@ -381,9 +388,11 @@ func (c *capture) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// text returns the captured bytes as valid UTF-8. When the cut at max split
-// a multi-byte character, the partial character is dropped rather than
-// turned into U+FFFD: it was valid output, just cut short.
+// text returns the captured bytes decoded as the agent's text-mode pipes
+// decode them (pystr.DecodeText: one U+FFFD per invalid sequence, universal
+// newlines). When the cut at max split a multi-byte character, the partial
+// character is dropped rather than turned into U+FFFD: it was valid output,
+// just cut short.
 func (c *capture) text() (string, bool) {
 	b := c.buf
 	if c.tail && len(b) > c.max {
@@ -395,7 +404,7 @@ func (c *capture) text() (string, bool) {
 	case c.truncated:
 		b = trimPartialRune(b)
 	}
-	return strings.ToValidUTF8(string(b), "\uFFFD"), c.truncated
+	return pystr.DecodeText(b), c.truncated
 }
 
 // trimLeadingPartialRune drops the continuation bytes a tail cut left at

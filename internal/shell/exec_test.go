@@ -101,11 +101,24 @@ func TestRunStartFailures(t *testing.T) {
 	}
 }
 
+// A hook that dies of a signal it did not get from us has Python's
+// returncode -N, and what it printed first is kept.
 func TestRunKilledBySignal(t *testing.T) {
-	path, _ := hookScript(t, "kill -TERM $$\n")
+	path, _ := hookScript(t, "echo '{\"action\": \"block\"}'\nkill -TERM $$\n")
 	res := Exec{}.Run(context.Background(), Request{Argv: []string{path}, Timeout: time.Minute})
-	if res.ExitCode != nil || res.Err != "killed by signal: terminated" || res.TimedOut {
+	if res.ExitCode == nil || *res.ExitCode != -15 || res.Err != "" || res.TimedOut {
 		t.Errorf("got ExitCode %v Err %q TimedOut %v", res.ExitCode, res.Err, res.TimedOut)
+	}
+	if res.Stdout != "{\"action\": \"block\"}\n" {
+		t.Errorf("stdout %q", res.Stdout)
+	}
+}
+
+func TestRunDecodesLikePythonTextMode(t *testing.T) {
+	path, _ := hookScript(t, `printf 'a\r\nb\rc\342\202\377\376'; printf 'e\r\n' >&2`+"\n")
+	res := Exec{}.Run(context.Background(), Request{Argv: []string{path}, Timeout: time.Minute})
+	if res.Stdout != "a\nb\nc\ufffd\ufffd\ufffd" || res.Stderr != "e\n" {
+		t.Errorf("stdout %q stderr %q", res.Stdout, res.Stderr)
 	}
 }
 

@@ -22,7 +22,7 @@ type Request struct {
 
 // Result is what one run produced.
 type Result struct {
-	ExitCode        *int // nil unless the process exited
+	ExitCode        *int // nil unless the process exited; -N when signal N ended it (Python's returncode)
 	Stdout          string
 	Stderr          string
 	StdoutTruncated bool

@@ -49,6 +49,10 @@ type Result struct {
 	// shell.MaxCapture bytes each).
 	Stdout, Stderr                   string
 	StdoutTruncated, StderrTruncated bool
+	// NotRun: the handler never started (not loaded, no interpreter, the
+	// runner timed out or was interrupted before reaching it); Error says
+	// why. A handler that started and failed has NotRun false.
+	NotRun bool
 }
 
 // Result statuses.
@@ -133,7 +137,7 @@ func (r *Runner) Fire(ctx context.Context, event string, payload *pyjson.Object,
 		batch = nil
 	}
 	for i, h := range hooks {
-		results[i] = Result{Name: h.Name, Status: StatusError, Result: null}
+		results[i] = Result{Name: h.Name, Status: StatusError, Result: null, NotRun: true}
 		switch {
 		case !h.Loaded || !h.Enabled:
 			results[i].Error = notLoaded(h)
@@ -220,9 +224,11 @@ func (r *Runner) firePython(ctx context.Context, event string, payload *pyjson.O
 	var spent float64
 	for k, i := range py {
 		out := &results[i]
-		out.Stdout, out.StdoutTruncated = readCapped(filepath.Join(dir, fmt.Sprintf("%d.out", k)))
-		out.Stderr, out.StderrTruncated = readCapped(filepath.Join(dir, fmt.Sprintf("%d.err", k)))
+		out.Stdout, out.StdoutTruncated = readCapped(filepath.Join(dir, fmt.Sprintf("%d.out", k)), false)
+		out.Stderr, out.StderrTruncated = readCapped(filepath.Join(dir, fmt.Sprintf("%d.err", k)), true)
+		out.NotRun = !started[k]
 		if rep, ok := replies[k]; ok {
+			out.NotRun = false
 			spent += rep.Elapsed
 			applyReply(out, rep)
 			continue
@@ -259,7 +265,7 @@ func applyReply(out *Result, rep reply) {
 		return
 	}
 	// Re-encoded so the JSON is compact and non-ASCII text is not escaped.
-	out.Result = pyjson.Marshal(v, pyjson.Options{Compact: true})
+	out.Result = pyjson.Marshal(v, pyjson.Options{Compact: true, Embed: true})
 }
 
 // readReplies reads the runner's reply file. A line cut short by a kill is
@@ -290,16 +296,22 @@ func readReplies(path string) (done map[int]reply, started map[int]bool) {
 	return done, started
 }
 
-// readCapped reads at most shell.MaxCapture bytes of a capture file.
-func readCapped(path string) (string, bool) {
+// readCapped reads a capture file the runner wrote: at most
+// shell.MaxCapture bytes of output, one more when it was cut. stdout keeps
+// its start, stderr (tail) its end, as for shell hooks. Reading is bounded
+// too, whatever is in the file.
+func readCapped(path string, tail bool) (string, bool) {
 	f, err := os.Open(path)
 	if err != nil {
 		return "", false
 	}
 	defer f.Close()
-	b, _ := io.ReadAll(io.LimitReader(f, shell.MaxCapture+1))
+	b, _ := io.ReadAll(io.LimitReader(f, 2*shell.MaxCapture))
 	truncated := len(b) > shell.MaxCapture
-	if truncated {
+	switch {
+	case truncated && tail:
+		b = b[len(b)-shell.MaxCapture:]
+	case truncated:
 		b = b[:shell.MaxCapture]
 	}
 	return strings.ToValidUTF8(string(b), "\uFFFD"), truncated
@@ -346,9 +358,9 @@ func (r *Runner) fireExec(ctx context.Context, event string, payload *pyjson.Obj
 		StdoutTruncated: res.StdoutTruncated, StderrTruncated: res.StderrTruncated}
 	if text := strings.TrimSpace(res.Stdout); text != "" {
 		if v, err := pyjson.Decode([]byte(text)); err == nil && !res.StdoutTruncated {
-			out.Result = pyjson.Marshal(v, pyjson.Options{Compact: true})
+			out.Result = pyjson.Marshal(v, pyjson.Options{Compact: true, Embed: true})
 		} else {
-			out.Result = pyjson.Marshal(text, pyjson.Options{Compact: true})
+			out.Result = pyjson.Marshal(text, pyjson.Options{Compact: true, Embed: true})
 		}
 	}
 	switch {

@@ -13,7 +13,8 @@ import (
 )
 
 // orderFolders writes three hooks that append "<name> <pid>" to log when
-// they run: a wildcard Python one, an exact Python one and an exact
+// they run (a Python handler writes its runner's pid: each handler has a
+// process of its own, forked from the runner): a wildcard Python one, an exact Python one and an exact
 // executable one. Their folder names sort against Match's order, so
 // following discovery order, or running all Python first, shows.
 func orderFolders(t *testing.T, log string) []Hook {
@@ -21,7 +22,7 @@ func orderFolders(t *testing.T, log string) []Hook {
 	root := t.TempDir()
 	py := func(name string) string {
 		return "import os\ndef handle(e, c):\n    with open(" + strconv.Quote(log) + ", 'a') as f:\n" +
-			"        f.write('" + name + " %d\\n' % os.getpid())\n"
+			"        f.write('" + name + " %d\\n' % os.getppid())\n"
 	}
 	writeFolder(t, root, "1-wild-py", folder{yaml: "events: ['agent:*']\n", py: py("1-wild-py")})
 	writeFolder(t, root, "2-exact-py", folder{yaml: hookYAML, py: py("2-exact-py")})

@@ -10,10 +10,14 @@ Two modes:
                               {"index": i, "phase": "start"}
                               {"index": i, "phase": "done", "status": "ok" | "error",
                                "error", "result_json", "repr", "elapsed"}
-                            While handler i runs, file descriptors 1 and 2 point at
-                            DIR/i.out and DIR/i.err, so whatever it prints (from Python
-                            or from C, or from its children) is kept apart and can never
-                            reach the reply file.
+                            Each handler runs in a child process of its own (fork), so
+                            one that ends the process (os._exit, a crash) cannot take
+                            its siblings' results with it. Its file descriptors 1 and 2
+                            are pipes this process drains, keeping the first
+                            CAPTURE_LIMIT bytes of stdout and the last of stderr in
+                            DIR/i.out and DIR/i.err (one byte more when cut), so
+                            whatever it prints (from Python or C, or its children) is
+                            bounded and can never reach the reply file.
   runner.py --check PATH    parse PATH with ast, never executing it, and print one JSON
                             object: {"ok": bool, "error": str, "line": int}.
 
@@ -27,6 +31,7 @@ import inspect
 import json
 import os
 import re
+import select
 import sys
 import time
 import traceback
@@ -35,6 +40,12 @@ import traceback
 # unreasonably large; the Go side reads the reply whole.
 RESULT_LIMIT = 1 << 20
 TEXT_LIMIT = 64 << 10
+# What is kept of each handler's stdout (its start) and stderr (its end),
+# as for shell hooks; the Go side knows the same number.
+CAPTURE_LIMIT = 1 << 20
+# How long output is still read once a handler's process has exited: a
+# grandchild holding the pipes open must not hold the runner.
+PIPE_GRACE = 1.0
 
 
 def main(argv):
@@ -60,32 +71,140 @@ def run():
             pass
     # Opened before any handler runs, and not inheritable by their children.
     reply = open(request["reply"], "a", encoding="utf-8")
-    saved_err = os.dup(2)
     taken = set()
     for index, handler in enumerate(request["handlers"]):
         emit(reply, {"index": index, "phase": "start"})
-        # A fresh copy per handler: one handler mutating the context must not
-        # change what the next one sees.
-        context = json.loads(json.dumps(request["context"]))
-        start = time.monotonic()
-        redirect(os.path.join(request["capture"], "%d.out" % index), 1)
-        redirect(os.path.join(request["capture"], "%d.err" % index), 2)
-        try:
-            entry = call(handler, request["event_type"], context, taken)
-        finally:
-            flush()
-            os.dup2(saved_err, 1)
-            os.dup2(saved_err, 2)
+        name = module_name(handler["name"], taken)
+        entry = run_one(request, handler, name, index)
         entry["index"] = index
         entry["phase"] = "done"
-        entry["elapsed"] = time.monotonic() - start
         emit(reply, entry)
     reply.close()
     flush()
-    # Do not wait for threads or atexit hooks a handler left behind: every
-    # answer is in, and a lingering thread would otherwise run into the
-    # timeout.
+    # Do not wait for anything a handler left behind: every answer is in.
     os._exit(0)
+
+
+def run_one(request, handler, name, index):
+    """Runs one handler in a child process and returns its reply entry."""
+    out_r, out_w = os.pipe()
+    err_r, err_w = os.pipe()
+    res_r, res_w = os.pipe()
+    start = time.monotonic()
+    flush()
+    pid = os.fork()
+    if pid == 0:  # the child: run the handler, send its entry, and go
+        code = 0
+        try:
+            os.close(out_r)
+            os.close(err_r)
+            os.close(res_r)
+            os.dup2(out_w, 1)
+            os.dup2(err_w, 2)
+            os.close(out_w)
+            os.close(err_w)
+            # A fresh copy: one handler mutating the context must not change
+            # what the next one sees.
+            context = json.loads(json.dumps(request["context"]))
+            entry = call(handler, request["event_type"], context, name)
+            flush()
+            write_all(res_w, json.dumps(entry, ensure_ascii=True).encode("ascii"))
+        except BaseException:
+            code = 70
+        finally:
+            # Do not wait for threads or atexit hooks the handler left.
+            os._exit(code)
+    for fd in (out_w, err_w, res_w):
+        os.close(fd)
+    res, status = drain(pid, out_r, err_r, res_r,
+                        os.path.join(request["capture"], "%d.out" % index),
+                        os.path.join(request["capture"], "%d.err" % index))
+    elapsed = time.monotonic() - start
+    entry = None
+    if res:
+        try:
+            entry = json.loads(res.decode("ascii"))
+        except ValueError:
+            entry = None
+    if entry is None:
+        if os.WIFSIGNALED(status):
+            how = "was killed by signal %d" % os.WTERMSIG(status)
+        else:
+            how = "exited with code %d" % os.WEXITSTATUS(status)
+        entry = failure("the handler's process %s before handle returned (os._exit, sys.exit in a thread, or a crash)" % how)
+    entry["elapsed"] = elapsed
+    return entry
+
+
+class Capture:
+    """Writes what a handler prints to a capture file as it comes, so it is
+    kept even when the timeout kills the runner: the first CAPTURE_LIMIT
+    bytes (plus one to say there was more) or, with tail, the last ones (the
+    file never grows past twice the limit)."""
+
+    def __init__(self, path, tail):
+        self.fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        self.tail = tail
+        self.size = 0
+        self.last = bytearray()
+
+    def add(self, chunk):
+        if not self.tail:
+            room = CAPTURE_LIMIT + 1 - self.size
+            if room > 0:
+                write_all(self.fd, chunk[:room])
+                self.size += min(room, len(chunk))
+            return
+        self.last += chunk
+        if len(self.last) > CAPTURE_LIMIT + 1:
+            del self.last[: len(self.last) - CAPTURE_LIMIT - 1]
+        if self.size + len(chunk) > 2 * CAPTURE_LIMIT:
+            os.ftruncate(self.fd, 0)
+            os.lseek(self.fd, 0, os.SEEK_SET)
+            write_all(self.fd, self.last)
+            self.size = len(self.last)
+        else:
+            write_all(self.fd, chunk)
+            self.size += len(chunk)
+
+    def close(self):
+        os.close(self.fd)
+
+
+def write_all(fd, data):
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
+def drain(pid, out_r, err_r, res_r, out_path, err_path):
+    """Reads the child's stdout and stderr into their capture files and its
+    result, until they close and it has exited; returns the result bytes and
+    its wait status."""
+    out, err, res = Capture(out_path, False), Capture(err_path, True), bytearray()
+    sinks = {out_r: out.add, err_r: err.add, res_r: res.extend}
+    status, exited_at = None, None
+    while sinks:
+        if status is None:
+            done, st = os.waitpid(pid, os.WNOHANG)
+            if done:
+                status, exited_at = st, time.monotonic()
+        if exited_at is not None and time.monotonic() - exited_at > PIPE_GRACE:
+            break
+        ready, _, _ = select.select(list(sinks), [], [], 0.05)
+        for fd in ready:
+            chunk = os.read(fd, 65536)
+            if chunk:
+                sinks[fd](chunk)
+            else:
+                del sinks[fd]
+    for fd in (out_r, err_r, res_r):
+        os.close(fd)
+    out.close()
+    err.close()
+    if status is None:
+        _, status = os.waitpid(pid, 0)
+    return bytes(res), status
 
 
 def emit(reply, entry):
@@ -102,13 +221,6 @@ def flush():
             pass
 
 
-def redirect(path, fd):
-    flush()
-    target = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    os.dup2(target, fd)
-    os.close(target)
-
-
 def module_name(name, taken):
     base = "hermes_hook_" + re.sub(r"\W", "_", name, flags=re.ASCII)
     candidate, n = base, 1
@@ -119,9 +231,8 @@ def module_name(name, taken):
     return candidate
 
 
-def call(handler, event_type, context, taken):
+def call(handler, event_type, context, name):
     path = handler["path"]
-    name = module_name(handler["name"], taken)
     try:
         spec = importlib.util.spec_from_file_location(name, path)
         if spec is None or spec.loader is None:

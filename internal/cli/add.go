@@ -1,0 +1,174 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/hermes-hooks/hermes/internal/hooks"
+	"github.com/hermes-hooks/hermes/internal/shell"
+)
+
+type addOptions struct {
+	f          *Factory
+	Event      string
+	Command    string
+	Matcher    string
+	Timeout    string
+	FailClosed bool
+	DryRun     bool
+	JSON       bool
+}
+
+func newCmdAdd(f *Factory, runF func(*addOptions) error) *cobra.Command {
+	opts := &addOptions{f: f}
+	cmd := &cobra.Command{
+		Use:   "add <event> <command>",
+		Short: "Add a shell hook to the config file",
+		Long: `Add a shell hook to the hooks: block of the config file, keeping every other
+line of the file as it is (comments, order, quoting, indentation). The config
+file, hooks: and the event's list are created as needed.
+
+The event is checked, the matcher compiled and the command split as the agent
+would; the same (event, matcher, command) already configured is an error
+(exit 1) and nothing is written. The hook is not approved: run
+'hermes hooks accept' when you have read the script.`,
+		Example: `  hermes hooks add pre_tool_call '${HERMES_HOME}/agent-hooks/guard.sh' --matcher 'terminal|patch' --timeout 10
+  hermes hooks add post_tool_call 'python3 /opt/hooks/log.py' --dry-run`,
+		Args: exactArgs(2, "an event and a command"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Event, opts.Command = args[0], args[1]
+			if runF != nil {
+				return runF(opts)
+			}
+			return addRun(cmd, opts)
+		},
+	}
+	fl := cmd.Flags()
+	addHookFlags(cmd, &opts.Matcher, &opts.Timeout, &opts.FailClosed)
+	fl.BoolVar(&opts.DryRun, "dry-run", false, "print the diff of the config file and change nothing")
+	fl.BoolVar(&opts.JSON, "json", false, "print JSON (see docs/json.md)")
+	cmd.ValidArgsFunction = completeShellEventArg(f)
+	return cmd
+}
+
+// addHookFlags are the entry flags shared by add and new.
+func addHookFlags(cmd *cobra.Command, matcher, timeout *string, failClosed *bool) {
+	fl := cmd.Flags()
+	fl.StringVar(matcher, "matcher", "", "only for tool names matching this regular `REGEX` (pre_tool_call, post_tool_call)")
+	fl.StringVar(timeout, "timeout", "", "kill the hook after `SECONDS` (1-300, or a duration such as 30s; default 60)")
+	fl.BoolVar(failClosed, "fail-closed", false, "block the tool call when the hook fails or times out (pre_tool_call only)")
+}
+
+type addJSON struct {
+	editJSON
+	Event   string  `json:"event"`
+	Command string  `json:"command"`
+	Matcher *string `json:"matcher"`
+	Timeout *int    `json:"timeout"`
+}
+
+// checkNewHook validates an entry about to be written, as the agent will
+// read it. It returns the matcher's warning, if any.
+func checkNewHook(s *hooks.Setup, h *hooks.NewHook, timeout string) (warning string, err error) {
+	if hooks.IsGatewayEvent(h.Event) {
+		return "", usageErrorf("%s is a gateway event: gateway hooks are folders under %s with a HOOK.yaml, not config entries", h.Event, s.GatewayDir())
+	}
+	ev, ok := s.Catalogue.Lookup(h.Event)
+	if !ok {
+		return "", unknownEventError(s, h.Event)
+	}
+	if !ev.ShellSupported {
+		return "", usageErrorf("shell hooks cannot serve %s (only in-process plugins can)", h.Event)
+	}
+	h.Command = strings.TrimSpace(h.Command)
+	if h.Command == "" {
+		return "", usageErrorf("the command is blank")
+	}
+	words, err := shell.Split(h.Command)
+	if err != nil {
+		return "", usageErrorf("command %q cannot be parsed: %v", h.Command, err)
+	}
+	if len(words) == 0 {
+		return "", usageErrorf("command %q has no words", h.Command)
+	}
+	if h.Matcher = strings.TrimSpace(h.Matcher); h.Matcher != "" {
+		if !ev.Tool {
+			return "", usageErrorf("--matcher only applies to tool events (pre_tool_call, post_tool_call), not %s", h.Event)
+		}
+		if _, w := hooks.CompileMatcher(h.Matcher); w != "" {
+			warning = "matcher " + h.Matcher + ": " + w
+		}
+	}
+	if timeout != "" {
+		n, err := wholeSeconds(timeout)
+		if err != nil {
+			return "", usageErrorf("--timeout: %v", err)
+		}
+		if n < 1 || n > hooks.MaxTimeout {
+			return "", usageErrorf("--timeout %s: a hook timeout is 1 to %d seconds", timeout, hooks.MaxTimeout)
+		}
+		h.Timeout = n
+	}
+	if h.FailClosed && !ev.Blocking {
+		return "", usageErrorf("--fail-closed only applies to pre_tool_call, the one event a hook can block")
+	}
+	return warning, nil
+}
+
+func addRun(cmd *cobra.Command, opts *addOptions) error {
+	s, err := opts.f.Load(cmd)
+	if err != nil {
+		return err
+	}
+	ios := opts.f.IO
+	h := hooks.NewHook{Event: opts.Event, Command: opts.Command, Matcher: opts.Matcher, FailClosed: opts.FailClosed}
+	warning, err := checkNewHook(s, &h, opts.Timeout)
+	if err != nil {
+		return err
+	}
+	if warning != "" {
+		fmt.Fprintf(ios.ErrOut, "%s %s\n", ios.ErrColors().WarningIcon(), esc(warning))
+	}
+	res, err := editConfig(opts.f, s, opts.DryRun, func(old []byte) ([]byte, error) {
+		return hooks.AddToConfig(old, h, configEnv(s))
+	})
+	if errors.Is(err, hooks.ErrAlreadyConfigured) {
+		if opts.JSON {
+			out := addJSON{editJSON: editJSON{where(s.Loc), false, ""}, Event: h.Event, Command: h.Command, Matcher: nullableString(h.Matcher)}
+			if h.Timeout > 0 {
+				out.Timeout = &h.Timeout
+			}
+			if err := writeJSON(ios.Out, out); err != nil {
+				return err
+			}
+		}
+		fmt.Fprintf(ios.ErrOut, "%s %s in %s; nothing was written\n", ios.ErrColors().FailureIcon(), esc(err.Error()), esc(configName(s)))
+		return SilentError
+	}
+	if err != nil {
+		return err
+	}
+	if opts.JSON {
+		out := addJSON{editJSON: editJSON{where(s.Loc), res.Changed, res.Diff}, Event: h.Event, Command: h.Command,
+			Matcher: nullableString(h.Matcher)}
+		if h.Timeout > 0 {
+			out.Timeout = &h.Timeout
+		}
+		if opts.DryRun && s.Loc.ConfigPath == "" {
+			out.ConfigPath = &res.Path
+		}
+		return writeJSON(ios.Out, out)
+	}
+	reportEdit(opts.f, s, res, fmt.Sprintf("added  %s  %s", esc(h.Event), esc(h.Command)))
+	if !opts.DryRun {
+		// accept takes the command as written (SPEC §13 rule 11): an
+		// expanded ${API_TOKEN} must not be printed.
+		fmt.Fprintf(ios.Out, "Not approved yet: read the script, then run  hermes hooks accept %s --event %s\n",
+			esc(shell.Quote(h.Command)), esc(h.Event))
+		fmt.Fprintf(ios.Out, "Try it:  hermes hooks test %s\n", esc(h.Event))
+	}
+	return nil
+}

@@ -1,0 +1,174 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	udiff "github.com/aymanbagabas/go-udiff"
+
+	"github.com/hermes-hooks/hermes/internal/config"
+	"github.com/hermes-hooks/hermes/internal/config/edit"
+	"github.com/hermes-hooks/hermes/internal/hooks"
+)
+
+// editJSON is what every config-editing command reports with --json.
+type editJSON struct {
+	whereJSON
+	Changed bool   `json:"changed"`
+	Diff    string `json:"diff"`
+}
+
+// configEdit is the outcome of one change to the config file.
+type configEdit struct {
+	Path    string // the config file changed (or that would be)
+	Created bool   // it did not exist before
+	Changed bool
+	Diff    string // unified diff, "" when unchanged
+	DryRun  bool
+}
+
+// editConfig applies change to the config file in use, or creates
+// <HERMES_HOME>/config.yaml when there is none. With dryRun nothing is
+// written. change may run more than once (when the file changes on disk
+// meanwhile, the edit is redone on what is there now).
+func editConfig(f *Factory, s *hooks.Setup, dryRun bool, change func([]byte) ([]byte, error)) (*configEdit, error) {
+	if err := checkWritableHome(f, s.Loc, dryRun); err != nil {
+		return nil, err
+	}
+	path := s.Loc.ConfigPath
+	if path == "" {
+		path = filepath.Join(s.Loc.Home, "config.yaml")
+	}
+	res := &configEdit{Path: path, DryRun: dryRun}
+	var before, after []byte
+	var existed bool
+	var err error
+	if dryRun {
+		var target string
+		if target, err = edit.Target(path); err == nil {
+			if before, existed, err = edit.ReadFile(target); err == nil {
+				after, err = change(before)
+			}
+		}
+	} else {
+		before, after, err = edit.UpdateFile(path, func(old []byte) ([]byte, error) {
+			_, existed, _ = edit.ReadFile(path)
+			return change(old)
+		})
+	}
+	if err != nil {
+		var refused *edit.RefusedError
+		if errors.As(err, &refused) {
+			return nil, &configRefusedError{Path: path, Err: refused}
+		}
+		return nil, err
+	}
+	res.Changed = string(before) != string(after)
+	res.Created = !existed && res.Changed
+	if res.Changed {
+		label := path
+		if !existed {
+			label = "/dev/null"
+		}
+		res.Diff = udiff.Unified(label, path, string(before), string(after))
+	}
+	if !dryRun && res.Changed {
+		s.Loc.ConfigPath = path
+	}
+	return res, nil
+}
+
+// configEnv expands ${VAR} in config values as the agent does: with
+// HERMES_HOME the home in use.
+func configEnv(s *hooks.Setup) config.Env {
+	return s.Env.With("HERMES_HOME", s.Loc.Home)
+}
+
+// configRefusedError is a config file that is not edited (exit 2).
+type configRefusedError struct {
+	Path string
+	Err  *edit.RefusedError
+}
+
+func (e *configRefusedError) Error() string {
+	return fmt.Sprintf("%s: %v; nothing was written", e.Path, e.Err)
+}
+
+func (e *configRefusedError) Unwrap() error { return e.Err }
+
+// checkWritableHome refuses to write into a HERMES_HOME that was named
+// explicitly and does not exist (a typo must not create a home, SPEC
+// §13.16); ~/.hermes itself is created on demand.
+func checkWritableHome(f *Factory, loc *config.Location, dryRun bool) error {
+	// A home named explicitly: the one rule every writing command follows.
+	if err := loc.CheckWritable(); err != nil {
+		return err
+	}
+	fi, err := os.Stat(loc.Home)
+	switch {
+	case err == nil && fi.IsDir():
+		return nil
+	case err == nil:
+		return usageErrorf("HERMES_HOME %s is not a directory", loc.Home)
+	case !errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("checking HERMES_HOME %s: %w", loc.Home, err)
+	}
+	if dryRun {
+		return nil
+	}
+	if err := os.MkdirAll(loc.Home, 0o700); err != nil {
+		return fmt.Errorf("creating %s: %w", loc.Home, err)
+	}
+	return nil
+}
+
+// reportEdit prints the outcome of a config edit: the diff for --dry-run,
+// else a line saying what changed.
+func reportEdit(f *Factory, s *hooks.Setup, e *configEdit, done string) {
+	out := f.IO.Out
+	if e.DryRun {
+		fmt.Fprint(out, sanitizeDiff(e.Diff))
+		verb := "would change"
+		if e.Created {
+			verb = "would create"
+		}
+		fmt.Fprintf(f.IO.ErrOut, "Dry run: %s %s; nothing was written.\n", verb, e.Path)
+		return
+	}
+	printLocation(out, s.Loc)
+	fmt.Fprintln(out)
+	cs := f.IO.Colors()
+	fmt.Fprintf(out, "%s %s\n", cs.SuccessIcon(), done)
+	if e.Created {
+		fmt.Fprintf(out, "Created %s\n", e.Path)
+	}
+}
+
+// sanitizeDiff escapes control characters in diff lines (SPEC §13.9).
+func sanitizeDiff(d string) string {
+	lines := strings.SplitAfter(d, "\n")
+	for i, l := range lines {
+		body := strings.TrimSuffix(strings.TrimSuffix(l, "\n"), "\r")
+		lines[i] = esc(body) + l[len(body):]
+	}
+	return strings.Join(lines, "")
+}
+
+// wholeSeconds reads a hook timeout given on the command line: a bare
+// number of seconds or a Go duration (SPEC §14), which the config keeps as
+// whole seconds.
+func wholeSeconds(s string) (int, error) {
+	d, err := parseSeconds(s)
+	if err != nil {
+		return 0, err
+	}
+	if d%time.Second != 0 {
+		return 0, fmt.Errorf("%q is not a whole number of seconds (the config keeps whole seconds)", s)
+	}
+	return int(d / time.Second), nil
+}

@@ -1,0 +1,252 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/hermes-hooks/hermes/internal/allowlist"
+	"github.com/hermes-hooks/hermes/internal/hooks"
+	"github.com/hermes-hooks/hermes/internal/hooks/scaffold"
+	"github.com/hermes-hooks/hermes/internal/shell"
+)
+
+// scriptDirName is where `new` puts hook scripts, inside HERMES_HOME.
+const scriptDirName = "agent-hooks"
+
+// blockingDefaultTimeout is written for a new blocking hook when --timeout
+// is not given: a hook that can hold up every tool call should say how
+// long it may (doctor lints its absence).
+const blockingDefaultTimeout = 30
+
+type newOptions struct {
+	f          *Factory
+	Event      string
+	Name       string
+	Lang       string
+	Matcher    string
+	Timeout    string
+	FailClosed bool
+	Approve    bool
+	DryRun     bool
+	JSON       bool
+}
+
+func newCmdNew(f *Factory, runF func(*newOptions) error) *cobra.Command {
+	opts := &newOptions{f: f}
+	cmd := &cobra.Command{
+		Use:   "new <event> <name>",
+		Short: "Create a hook script for an event and add it to the config",
+		Long: `Write <HERMES_HOME>/agent-hooks/<name>.sh (or .py with --lang python), mode
+0744, from a template for the event: it reads the payload, lists the event's
+fields, and shows the answers the event can give, answering nothing until you
+edit it. An existing file is never overwritten.
+
+The hook is added to the config file as ${HERMES_HOME}/agent-hooks/<name>.sh,
+which the agent and hermes both expand to the home in use (profiles included).
+With --approve it is approved at once (its sha256 and a snapshot recorded).`,
+		Example: `  hermes hooks new pre_tool_call guard --approve
+  hermes hooks test pre_tool_call
+  hermes hooks new pre_llm_call context --lang python`,
+		Args: exactArgs(2, "an event and a name"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Event, opts.Name = args[0], args[1]
+			if _, ok := scaffold.Langs[opts.Lang]; !ok {
+				return usageErrorf("--lang %q: choose sh or python", opts.Lang)
+			}
+			for _, ext := range scaffold.Langs {
+				opts.Name = strings.TrimSuffix(opts.Name, ext)
+			}
+			if err := scaffold.CheckName(opts.Name); err != nil {
+				return &UsageError{msg: err.Error()}
+			}
+			if opts.DryRun && opts.Approve {
+				return usageErrorf("--dry-run writes nothing, so there is nothing to --approve")
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return newRun(cmd, opts)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&opts.Lang, "lang", "sh", "language of the script: `sh` or python")
+	addHookFlags(cmd, &opts.Matcher, &opts.Timeout, &opts.FailClosed)
+	fl.BoolVar(&opts.Approve, "approve", false, "approve the new hook (records its sha256, mtime and a snapshot)")
+	fl.BoolVar(&opts.DryRun, "dry-run", false, "print the diff of the config file and write nothing")
+	fl.BoolVar(&opts.JSON, "json", false, "print JSON (see docs/json.md)")
+	_ = cmd.RegisterFlagCompletionFunc("lang", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		return []string{"sh", "python"}, cobra.ShellCompDirectiveNoFileComp
+	})
+	cmd.ValidArgsFunction = completeShellEventArg(f)
+	return cmd
+}
+
+type newJSON struct {
+	editJSON
+	Event    string `json:"event"`
+	Command  string `json:"command"`
+	Script   string `json:"script"`
+	Approved bool   `json:"approved"`
+}
+
+// hookCommand is how the config names a script under HERMES_HOME: through
+// ${HERMES_HOME}, which both the agent and hermes expand to the home in use,
+// quoted when the home needs it once expanded.
+func hookCommand(home, file string) string {
+	cmd := "${HERMES_HOME}/" + scriptDirName + "/" + file
+	switch {
+	case shell.Quote(home) == home:
+		return cmd
+	case !strings.ContainsAny(home, "\"\\$`"):
+		return `"` + cmd + `"`
+	}
+	// A home whose name would need escaping inside double quotes: name the
+	// file itself.
+	return shell.Quote(filepath.Join(home, scriptDirName, file))
+}
+
+func newRun(cmd *cobra.Command, opts *newOptions) error {
+	s, err := opts.f.Load(cmd)
+	if err != nil {
+		return err
+	}
+	ios := opts.f.IO
+	file := opts.Name + scaffold.Langs[opts.Lang]
+	script := filepath.Join(s.Loc.Home, scriptDirName, file)
+	h := hooks.NewHook{Event: opts.Event, Command: hookCommand(s.Loc.Home, file), Matcher: opts.Matcher, FailClosed: opts.FailClosed}
+	warning, err := checkNewHook(s, &h, opts.Timeout)
+	if err != nil {
+		return err
+	}
+	ev, _ := s.Catalogue.Lookup(h.Event)
+	if h.Timeout == 0 && ev.Blocking {
+		h.Timeout = blockingDefaultTimeout
+	}
+	if warning != "" {
+		fmt.Fprintf(ios.ErrOut, "%s %s\n", ios.ErrColors().WarningIcon(), esc(warning))
+	}
+	if _, err := os.Lstat(script); err == nil {
+		fmt.Fprintf(ios.ErrOut, "%s %s already exists; nothing was written (pick another name, or add it with 'hermes hooks add %s %s')\n",
+			ios.ErrColors().FailureIcon(), esc(script), esc(h.Event), esc(shell.Quote(h.Command)))
+		return SilentError
+	}
+	body, err := scaffold.Render(opts.Lang, opts.Name, ev)
+	if err != nil {
+		return err
+	}
+
+	if !opts.DryRun {
+		if err := checkWritableHome(opts.f, s.Loc, false); err != nil {
+			return err
+		}
+		if err := writeNewScript(script, body); err != nil {
+			return err
+		}
+	}
+	res, err := editConfig(opts.f, s, opts.DryRun, func(old []byte) ([]byte, error) {
+		return hooks.AddToConfig(old, h, configEnv(s))
+	})
+	if err != nil {
+		if !opts.DryRun {
+			// Leave nothing half done: without its config entry the script
+			// would only be in the way of a second attempt.
+			os.Remove(script)
+		}
+		if errors.Is(err, hooks.ErrAlreadyConfigured) {
+			fmt.Fprintf(ios.ErrOut, "%s %s in %s; nothing was written\n", ios.ErrColors().FailureIcon(), esc(err.Error()), esc(configName(s)))
+			return SilentError
+		}
+		return err
+	}
+
+	approved := false
+	var approveWarnings []string
+	if opts.Approve {
+		if approved, approveWarnings, err = approveNew(opts, h); err != nil {
+			return fmt.Errorf("%s was written and added to %s, but approving it failed: %w", script, res.Path, err)
+		}
+	}
+	printWarnings(ios, nil, approveWarnings)
+
+	if opts.JSON {
+		out := newJSON{editJSON: editJSON{where(s.Loc), res.Changed, res.Diff}, Event: h.Event, Command: h.Command,
+			Script: script, Approved: approved}
+		if opts.DryRun && s.Loc.ConfigPath == "" {
+			out.ConfigPath = &res.Path
+		}
+		return writeJSON(ios.Out, out)
+	}
+	if opts.DryRun {
+		reportEdit(opts.f, s, res, "")
+		fmt.Fprintf(ios.ErrOut, "Dry run: would write %s (mode 0744).\n", esc(script))
+		return nil
+	}
+	reportEdit(opts.f, s, res, fmt.Sprintf("created %s", script))
+	fmt.Fprintf(ios.Out, "  added  %s  %s\n", esc(h.Event), esc(h.Command))
+	if approved {
+		fmt.Fprintln(ios.Out, "  approved (sha256 and a snapshot recorded; editing the script will need a new approval)")
+	}
+	fmt.Fprintf(ios.Out, "\nNext: edit %s, then try it:\n  hermes hooks test %s\n", esc(script), esc(h.Event))
+	if !approved {
+		fmt.Fprintf(ios.Out, "and approve it when it does what you want:\n  hermes hooks accept %s --event %s\n", esc(shell.Quote(expandHome(h.Command, s))), esc(h.Event))
+	}
+	return nil
+}
+
+// writeNewScript creates the script, never replacing a file, with mode
+// 0744 whatever the umask.
+func writeNewScript(path string, body []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("creating %s: %w", filepath.Dir(path), err)
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o700)
+	if errors.Is(err, fs.ErrExist) {
+		return fmt.Errorf("%s already exists; nothing was written", path)
+	}
+	if err != nil {
+		return fmt.Errorf("creating %s: %w", path, err)
+	}
+	_, err = f.Write(body)
+	if err == nil {
+		err = f.Chmod(0o744)
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(path)
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return nil
+}
+
+// approveNew approves the hook just added, through the engine's approval
+// path, reading the config afresh so the command is the one the agent will
+// see.
+func approveNew(opts *newOptions, h hooks.NewHook) (bool, []string, error) {
+	s, err := opts.f.Load(nil)
+	if err != nil {
+		return false, nil, err
+	}
+	list, warnings, err := s.Store.Read()
+	if err != nil {
+		return false, warnings, err
+	}
+	for _, spec := range s.Parsed.ForEvent(h.Event) {
+		if spec.Command == expandHome(h.Command, s) {
+			_, w, err := s.Approve([]hooks.ShellHook{s.Inspect(spec, list)}, allowlist.ViaAccept, opts.f.Now())
+			return err == nil, append(warnings, w...), err
+		}
+	}
+	return false, warnings, fmt.Errorf("the new hook is not in %s after writing it", configName(s))
+}
+
+func expandHome(cmd string, s *hooks.Setup) string {
+	return strings.ReplaceAll(cmd, "${HERMES_HOME}", s.Loc.Home)
+}

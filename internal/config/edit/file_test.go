@@ -1,0 +1,133 @@
+package edit
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func appendHook(cmd string) func([]byte) ([]byte, error) {
+	return func(old []byte) ([]byte, error) {
+		d, err := Parse(old)
+		if err != nil {
+			return nil, err
+		}
+		return d.Append([]string{"hooks", "pre_tool_call"}, []Field{{"command", cmd}})
+	}
+}
+
+// A file that changes between the read and the write is not overwritten:
+// the edit is redone on what is there now, so the other writer's change
+// survives.
+func TestUpdateFileRedoesOnConcurrentChange(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "config.yaml")
+	if err := os.WriteFile(path, []byte("model: a\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	calls := 0
+	_, after, err := UpdateFile(path, func(old []byte) ([]byte, error) {
+		calls++
+		if calls == 1 {
+			// Someone else edits the file while we work.
+			if err := os.WriteFile(path, []byte("model: b  # theirs\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return appendHook("x.sh")(old)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if calls != 2 {
+		t.Fatalf("change ran %d times, want 2", calls)
+	}
+	want := "model: b  # theirs\nhooks:\n  pre_tool_call:\n    - command: x.sh\n"
+	got, _ := os.ReadFile(path)
+	if string(got) != want || string(after) != want {
+		t.Fatalf("got %q, want %q", got, want)
+	}
+}
+
+func TestUpdateFileKeepsSymlinkAndMode(t *testing.T) {
+	dir := t.TempDir()
+	real := filepath.Join(dir, "real.yaml")
+	link := filepath.Join(dir, "config.yaml")
+	if err := os.WriteFile(real, []byte("a: 1\n"), 0o640); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(real, link); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := UpdateFile(link, appendHook("x.sh")); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Fatalf("the link was replaced: %v %v", fi.Mode(), err)
+	}
+	fi, _ := os.Stat(real)
+	if fi.Mode().Perm() != 0o640 {
+		t.Fatalf("mode %v, want 0640", fi.Mode().Perm())
+	}
+	if got, _ := os.ReadFile(real); !strings.Contains(string(got), "x.sh") {
+		t.Fatalf("target not edited: %q", got)
+	}
+	// No temporary file is left behind.
+	if m, _ := filepath.Glob(filepath.Join(dir, ".*tmp*")); len(m) != 0 {
+		t.Fatalf("left behind: %v", m)
+	}
+}
+
+func TestUpdateFileCreatesPrivateFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "config.yaml")
+	if _, _, err := UpdateFile(path, appendHook("x.sh")); err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(path)
+	if err != nil || fi.Mode().Perm() != NewFileMode {
+		t.Fatalf("mode %v, err %v", fi.Mode().Perm(), err)
+	}
+}
+
+func TestUpdateFileUnwritableFolder(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("root writes into read-only folders")
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "config.yaml")
+	orig := []byte("a: 1  # mine\n")
+	if err := os.WriteFile(path, orig, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	os.Chmod(dir, 0o555)
+	defer os.Chmod(dir, 0o755)
+	_, _, err := UpdateFile(path, appendHook("x.sh"))
+	if err == nil || !strings.Contains(err.Error(), "cannot write in "+dir) || !strings.Contains(err.Error(), "is unchanged") {
+		t.Fatalf("err = %v", err)
+	}
+	if got, _ := os.ReadFile(path); string(got) != string(orig) {
+		t.Fatalf("file changed: %q", got)
+	}
+}
+
+// A link into a folder that does not exist: the error names the folder
+// (this one fails for root too).
+func TestUpdateFileMissingFolder(t *testing.T) {
+	dir := t.TempDir()
+	link := filepath.Join(dir, "config.yaml")
+	if err := os.Symlink(filepath.Join(dir, "missing", "config.yaml"), link); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err := UpdateFile(link, appendHook("x.sh"))
+	if err == nil || !strings.Contains(err.Error(), "symbolic link to a file that does not exist") {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestUpdateFileRefusesNonRegular(t *testing.T) {
+	dir := t.TempDir()
+	_, _, err := UpdateFile(dir, appendHook("x.sh"))
+	if err == nil || !strings.Contains(err.Error(), "not a regular file") {
+		t.Fatalf("err = %v", err)
+	}
+}

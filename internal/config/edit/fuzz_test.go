@@ -1,0 +1,148 @@
+package edit
+
+import (
+	"errors"
+	"path/filepath"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/txtar"
+	"gopkg.in/yaml.v3"
+)
+
+// FuzzAppendRemove: adding an entry then removing it again gives a file
+// that means what the original meant (an emptied list may read as null),
+// and neither edit panics or returns a file that does not parse.
+func FuzzAppendRemove(f *testing.F) {
+	files, _ := filepath.Glob("testdata/*.txtar")
+	for _, file := range files {
+		ar, err := txtar.ParseFile(file)
+		if err != nil {
+			f.Fatal(err)
+		}
+		for _, fl := range ar.Files {
+			if fl.Name == "in.yaml" {
+				f.Add(fl.Data, "./x.sh --flag")
+			}
+		}
+	}
+	f.Add([]byte("hooks:\n  pre_tool_call:\n    - command: a\n"), "it's: [x] # y")
+	f.Fuzz(func(t *testing.T, src []byte, command string) {
+		d, err := Parse(src)
+		if err != nil {
+			return
+		}
+		path := []string{"hooks", "pre_tool_call"}
+		added, err := d.Append(path, []Field{{"command", command}, {"timeout", 7}})
+		if err != nil {
+			var r *RefusedError
+			var u *UnsafeError
+			if !errors.As(err, &r) && !errors.As(err, &u) {
+				t.Fatalf("unexpected error type %T: %v", err, err)
+			}
+			return
+		}
+		d2, err := Parse(added)
+		if err != nil {
+			t.Fatalf("appended file does not parse: %v\n%s", err, added)
+		}
+		n := len(d2.Lookup(path).Content)
+		back, count, err := d2.Remove([]string{"hooks"}, func(key string, i int, _ *yaml.Node) bool {
+			return key == "pre_tool_call" && i == n-1
+		})
+		if err != nil {
+			var u *UnsafeError
+			if errors.As(err, &u) {
+				return
+			}
+			t.Fatalf("remove: %v\n%s", err, added)
+		}
+		if count != 1 {
+			t.Fatalf("removed %d entries, want 1", count)
+		}
+		var orig, got any
+		if yaml.Unmarshal(src, &orig) != nil || yaml.Unmarshal(back, &got) != nil {
+			t.Fatalf("does not decode:\n%s", back)
+		}
+		if !sameModuloEmpty(orig, got) {
+			t.Fatalf("add then remove changed the meaning:\n--- before\n%s\n--- after\n%s", src, back)
+		}
+	})
+}
+
+// sameModuloEmpty: equal, except that hooks / hooks.pre_tool_call may have
+// gone from absent or empty to empty.
+func sameModuloEmpty(a, b any) bool {
+	if sameValue(a, b) {
+		return true
+	}
+	am, _ := a.(map[string]any)
+	bm, ok := b.(map[string]any)
+	if !ok {
+		return false
+	}
+	if am == nil {
+		am = map[string]any{}
+	}
+	ah, _ := am["hooks"].(map[string]any)
+	bh, _ := bm["hooks"].(map[string]any)
+	if bh == nil {
+		return false
+	}
+	if ah == nil {
+		ah = map[string]any{}
+	}
+	want := map[string]any{}
+	for k, v := range ah {
+		want[k] = v
+	}
+	if v, ok := want["pre_tool_call"]; !ok || v == nil {
+		want["pre_tool_call"] = emptyMarker{}
+	} else if l, ok := v.([]any); ok && len(l) == 0 {
+		want["pre_tool_call"] = emptyMarker{}
+	}
+	wantTop := map[string]any{}
+	for k, v := range am {
+		wantTop[k] = v
+	}
+	wantTop["hooks"] = want
+	return sameValue(wantTop, b)
+}
+
+// FuzzRemove: removing the first item of every list under hooks never
+// panics, and either gives a file that parses with exactly those items
+// gone (checked inside Remove) or says why it will not.
+func FuzzRemove(f *testing.F) {
+	files, _ := filepath.Glob("testdata/*.txtar")
+	for _, file := range files {
+		ar, err := txtar.ParseFile(file)
+		if err != nil {
+			f.Fatal(err)
+		}
+		for _, fl := range ar.Files {
+			if fl.Name == "in.yaml" {
+				f.Add(fl.Data)
+			}
+		}
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		d, err := Parse(src)
+		if err != nil {
+			return
+		}
+		out, n, err := d.Remove([]string{"hooks"}, func(_ string, i int, _ *yaml.Node) bool { return i == 0 })
+		if err != nil {
+			var r *RefusedError
+			var u *UnsafeError
+			if !errors.As(err, &r) && !errors.As(err, &u) {
+				t.Fatalf("unexpected error type %T: %v", err, err)
+			}
+			return
+		}
+		if n == 0 && string(out) != string(src) {
+			t.Fatalf("nothing removed but the file changed")
+		}
+		if _, err := Parse(out); err != nil {
+			t.Fatalf("result does not parse: %v", err)
+		}
+	})
+}

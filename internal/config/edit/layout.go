@@ -1,0 +1,123 @@
+package edit
+
+import (
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// layout is how the file indents, so new text looks like the old.
+type layout struct {
+	unit      int // indentation of a nested mapping under its key
+	seqIndent int // indentation of a block sequence's dash under its key (0: not indented)
+	itemOff   int // from a dash to its item's first key ("- " is 2)
+}
+
+// layoutOf learns the indentation from the file, looking first under
+// prefer (the part being edited), then anywhere.
+func (d *Doc) layoutOf(prefer *yaml.Node) layout {
+	l := layout{unit: -1, seqIndent: -1, itemOff: -1}
+	for _, top := range []*yaml.Node{prefer, d.root} {
+		walkPairs(top, func(k, v *yaml.Node) {
+			if v.Style&yaml.FlowStyle != 0 || v.Line == k.Line {
+				return
+			}
+			switch v.Kind {
+			case yaml.MappingNode:
+				if l.unit < 0 && v.Column > k.Column {
+					l.unit = v.Column - k.Column
+				}
+			case yaml.SequenceNode:
+				if l.seqIndent < 0 && v.Column >= k.Column {
+					l.seqIndent = v.Column - k.Column
+				}
+				if l.itemOff < 0 && len(v.Content) > 0 {
+					if it := v.Content[0]; it.Kind == yaml.MappingNode && it.Style&yaml.FlowStyle == 0 && it.Line == v.Line && it.Column-v.Column >= 2 {
+						l.itemOff = it.Column - v.Column
+					}
+				}
+			}
+		})
+	}
+	if l.unit <= 0 {
+		l.unit = 2
+	}
+	if l.seqIndent < 0 {
+		l.seqIndent = l.unit
+	}
+	if l.itemOff < 0 {
+		l.itemOff = 2
+	}
+	return l
+}
+
+// walkPairs calls fn for every key/value pair of every mapping under n,
+// in document order, without following aliases.
+func walkPairs(n *yaml.Node, fn func(k, v *yaml.Node)) {
+	if n == nil {
+		return
+	}
+	if n.Kind == yaml.MappingNode {
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			fn(n.Content[i], n.Content[i+1])
+		}
+	}
+	for _, c := range n.Content {
+		walkPairs(c, fn)
+	}
+}
+
+// nextLine is the line of the first node after n's subtree in document
+// order (the next key or item, at any level up), or one past the last
+// line: the text of n's subtree ends before it.
+func (d *Doc) nextLine(n *yaml.Node) int {
+	var order []*yaml.Node
+	end := -1
+	var walk func(*yaml.Node)
+	walk = func(x *yaml.Node) {
+		order = append(order, x)
+		for _, c := range x.Content {
+			walk(c)
+		}
+		if x == n {
+			end = len(order)
+		}
+	}
+	if d.root != nil {
+		walk(d.root)
+	}
+	if end >= 0 && end < len(order) {
+		return order[end].Line
+	}
+	return d.numLines() + 1
+}
+
+// lastContent is the last line in [from, limit) that is not blank and not
+// a comment indented less than keep: where a block that starts on line
+// from ends. Comments indented at least keep belong to the block.
+func (d *Doc) lastContent(from, limit, keep int) int {
+	for l := min(limit-1, d.numLines()); l > from; l-- {
+		s := d.line(l)
+		if isBlank(s) || (isComment(s) && indentOf(s) < keep) {
+			continue
+		}
+		return l
+	}
+	return from
+}
+
+// lineOf is the 1-based line holding byte offset off of the body.
+func (d *Doc) lineOf(off int) int {
+	lo, hi := 0, len(d.lines)-1
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if d.lines[mid] <= off {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	return lo + 1
+}
+
+func spaces(n int) string { return strings.Repeat(" ", n) }

@@ -1,0 +1,118 @@
+package edit
+
+import (
+	"fmt"
+	"reflect"
+	"sort"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// finish applies the splices and checks the result: it must be a file
+// the agent reads, mean exactly want(old meaning), and keep every line no
+// splice touched, byte for byte and in order.
+func (d *Doc) finish(sp []splice, want func(old any) (any, error)) ([]byte, error) {
+	sort.Slice(sp, func(i, j int) bool { return sp[i].start > sp[j].start })
+	body := append([]byte(nil), d.body...)
+	for i, s := range sp {
+		if i > 0 && s.end > sp[i-1].start {
+			return nil, &UnsafeError{"overlapping changes"}
+		}
+		body = append(body[:s.start], append([]byte(s.text), body[s.end:]...)...)
+	}
+	out := append(append([]byte(nil), d.src[:d.bom]...), body...)
+
+	if _, err := Parse(out); err != nil {
+		return nil, &UnsafeError{fmt.Sprintf("the result would not be read: %v", err)}
+	}
+	var oldV, newV any
+	if err := yaml.Unmarshal(d.body, &oldV); err != nil {
+		return nil, &UnsafeError{err.Error()}
+	}
+	if err := yaml.Unmarshal(body, &newV); err != nil {
+		return nil, &UnsafeError{err.Error()}
+	}
+	exp, err := want(oldV)
+	if err != nil {
+		return nil, &UnsafeError{err.Error()}
+	}
+	if !sameValue(exp, newV) {
+		return nil, &UnsafeError{"the result does not read back as the intended change"}
+	}
+	if err := d.untouchedKept(sp, body); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// untouchedKept checks that the lines no splice changed are all in the new
+// body, in order.
+func (d *Doc) untouchedKept(sp []splice, body []byte) error {
+	touched := map[int]bool{}
+	for _, s := range sp {
+		if s.start == s.end && s.start == d.lineEnd(d.lineOf(s.start)) && strings.HasPrefix(s.text, d.nl) {
+			continue // whole new lines after a line
+		}
+		last := s.end - 1
+		if last < s.start {
+			last = s.start
+		}
+		for l := d.lineOf(s.start); l <= d.lineOf(last); l++ {
+			touched[l] = true
+		}
+	}
+	oldLines := strings.Split(string(d.body), "\n")
+	newLines := strings.Split(string(body), "\n")
+	j := 0
+	for i, l := range oldLines {
+		if touched[i+1] {
+			continue
+		}
+		for j < len(newLines) && newLines[j] != l {
+			j++
+		}
+		if j == len(newLines) {
+			return &UnsafeError{fmt.Sprintf("line %d would change", i+1)}
+		}
+		j++
+	}
+	return nil
+}
+
+// sameValue compares decoded YAML, with emptyMarker matching null or an
+// empty list.
+func sameValue(exp, got any) bool {
+	switch e := exp.(type) {
+	case emptyMarker:
+		if got == nil {
+			return true
+		}
+		l, ok := got.([]any)
+		return ok && len(l) == 0
+	case map[string]any:
+		g, ok := got.(map[string]any)
+		if !ok || len(g) != len(e) {
+			return false
+		}
+		for k, v := range e {
+			gv, ok := g[k]
+			if !ok || !sameValue(v, gv) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		g, ok := got.([]any)
+		if !ok || len(g) != len(e) {
+			return false
+		}
+		for i := range e {
+			if !sameValue(e[i], g[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	return reflect.DeepEqual(exp, got)
+}

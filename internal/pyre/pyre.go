@@ -1,0 +1,115 @@
+// Package pyre gives Go the meaning of Python 3.11's re.fullmatch, which the
+// agent uses for hook matchers: a parser with CPython's syntax rules (what
+// re.compile refuses, Compile refuses, with Python's message) translates
+// the pattern into regexp2's syntax, where it runs on a backtracking engine
+// (look-around, back-references, atomic groups and possessive quantifiers
+// need one) with a match timeout, so a hostile pattern cannot hang us.
+package pyre
+
+import (
+	"errors"
+	"sync"
+	"time"
+
+	"github.com/dlclark/regexp2/v2"
+)
+
+// MatchTimeout bounds one match (regexp2 checks its clock about every
+// 100 ms, so an abandoned match may take a little longer). Tool names are
+// short: a legitimate matcher answers in microseconds, so reaching this
+// means catastrophic backtracking, where Python would spin for ever.
+const MatchTimeout = 500 * time.Millisecond
+
+// falseTimeoutRetries is how many times a match reported as timed out
+// after less than MatchTimeout of real time is run again. regexp2 reads
+// time from a clock that a goroutine advances every 100 ms; when that
+// goroutine is starved (a loaded machine), a deadline computed from a
+// stale reading can expire at the next tick, after microseconds of work.
+// A guard hook must not silently stop matching because of that.
+const falseTimeoutRetries = 5
+
+// ErrTimeout is returned by FullMatch when a match was abandoned: it ran
+// past MatchTimeout, or past regexp2's backtracking stack limit (100,000
+// entries), which patterns like (a|){99999999} reach at once.
+var ErrTimeout = errors.New("the pattern backtracks too much to match (over 500ms or regexp2's stack limit); treated as no match")
+
+// Regexp is a compiled Python pattern.
+type Regexp struct {
+	src string
+	re  *regexp2.Regexp
+}
+
+// Compile compiles pattern with Python's rules. A pattern Python refuses
+// returns an *Error; so does one past Python's own limits (a repeat count
+// of 2**32-1 or more, nesting deep enough to exhaust Python's recursion),
+// where re.compile raises OverflowError or RecursionError instead.
+func Compile(pattern string) (*Regexp, error) {
+	cache.Lock()
+	c, ok := cache.m[pattern]
+	cache.Unlock()
+	if ok {
+		return c.re, c.err
+	}
+	re, err := compile(pattern)
+	cache.Lock()
+	if len(cache.m) >= maxCache {
+		clear(cache.m)
+	}
+	cache.m[pattern] = cached{re, err}
+	cache.Unlock()
+	return re, err
+}
+
+// The compiled patterns, as Python's re keeps them: a config often gives
+// many hooks the same matcher, and compiling costs tens of microseconds.
+const maxCache = 512
+
+type cached struct {
+	re  *Regexp
+	err error
+}
+
+var cache = struct {
+	sync.Mutex
+	m map[string]cached
+}{m: map[string]cached{}}
+
+func compile(pattern string) (*Regexp, error) {
+	p, seq, err := parse(pattern)
+	if err != nil {
+		return nil, err
+	}
+	flags := p.flags
+	if flags&flagASCII == 0 {
+		flags |= flagUnicode
+	}
+	re, err := regexp2.Compile(emitPattern(seq, flags))
+	if err != nil {
+		// A translation regexp2 cannot read is our bug, not the user's;
+		// report it as such rather than pretend Python refused it.
+		return nil, &Error{Msg: "internal error translating the pattern: " + err.Error(), Pos: -1}
+	}
+	re.MatchTimeout = MatchTimeout
+	return &Regexp{src: pattern, re: re}, nil
+}
+
+// String is the pattern as given.
+func (r *Regexp) String() string { return r.src }
+
+// FullMatch is Python's re.fullmatch(pattern, s) is not None. When the
+// match is abandoned (timeout, or regexp2's backtracking stack limit) it
+// reports false with ErrTimeout.
+func (r *Regexp) FullMatch(s string) (bool, error) {
+	for try := 0; ; try++ {
+		start := time.Now()
+		ok, err := r.re.MatchString(s)
+		switch {
+		case err == nil:
+			return ok, nil
+		case errors.Is(err, regexp2.ErrBacktrackingStackLimit):
+			return false, ErrTimeout
+		case time.Since(start) >= MatchTimeout || try == falseTimeoutRetries:
+			return false, ErrTimeout
+		}
+	}
+}

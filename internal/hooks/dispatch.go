@@ -94,6 +94,7 @@ func (e *Engine) DispatchShellWith(ctx context.Context, event string, fields *py
 	var answers []*Answer
 	for _, spec := range e.Parsed.ForEvent(event) {
 		run := ShellRun{Hook: ShellHook{Spec: spec}}
+		trustSkip := false // skipped by the trust decision, not by choice
 		switch {
 		case opts.SafeMode:
 			run.SkipReason = SkipSafeMode
@@ -110,9 +111,10 @@ func (e *Engine) DispatchShellWith(ctx context.Context, event string, fields *py
 				return nil, err
 			}
 			run.Hook, run.SkipReason = h, why
+			trustSkip = why != "" && why != SkipNotApproved
 		}
 		if run.SkipReason != "" {
-			if a := failClosedOnSkip(ev, run); a != nil {
+			if a := failClosedOnSkip(ev, run, trustSkip); a != nil {
 				run.Eval.Answer = a
 				answers = append(answers, a)
 			}
@@ -192,17 +194,14 @@ func (e *Engine) admit(spec Spec, list *allowlist.List, opts DispatchOptions, d 
 	return h, "", nil
 }
 
-// failClosedOnSkip is the answer of a fail-closed guard that pinning or the
-// path rules kept from running: it could not run, so it blocks, as it would
-// had it failed to start. A hook that was never approved, or that the
-// matcher or safe mode skipped, contributes nothing.
-func failClosedOnSkip(ev Event, run ShellRun) *Answer {
+// failClosedOnSkip is the answer of a fail-closed guard that the trust
+// decision kept from running (pinning, the path rules, a refusal): it could
+// not run, so it blocks, as it would had it failed to start. A hook that was
+// never approved, or that the matcher, safe mode, --only or --skip left
+// out, contributes nothing.
+func failClosedOnSkip(ev Event, run ShellRun, trustSkip bool) *Answer {
 	h := run.Hook
-	if !h.FailClosed || !ev.Blocking {
-		return nil
-	}
-	switch run.SkipReason {
-	case SkipMatcher, SkipSafeMode, SkipNotApproved:
+	if !trustSkip || !h.FailClosed || !ev.Blocking {
 		return nil
 	}
 	return Evaluate(EvalInput{Event: h.Event, Command: h.Shown(), Blocking: true, FailClosed: true,

@@ -42,7 +42,14 @@ this needs --yes.`,
   hermes hooks accept --all --yes
   hermes hooks accept '~/.hermes/agent-hooks/guard.sh --strict' --event pre_tool_call --yes
   hermes hooks accept "$CMD" --yes --sha256 9f86d081884c7d65...`,
-		Args: cobra.MaximumNArgs(1),
+		// "approve" is what the agent's prompt and many users say.
+		SuggestFor: []string{"approve", "allow", "trust"},
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 1 {
+				return usageErrorf("%s takes at most one COMMAND, got %d arguments (quote a command that has spaces)", cmd.CommandPath(), len(args))
+			}
+			return nil
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 1 {
 				opts.Command = args[0]
@@ -84,7 +91,7 @@ this needs --yes.`,
 	fl.StringVar(&opts.SHA256, "sha256", "", "approve only if the script's sha256 is `HEX`")
 	fl.BoolVar(&opts.Show, "show", false, "print the whole script(s) and exit without approving")
 	fl.BoolVar(&opts.JSON, "json", false, "print JSON (see docs/json.md)")
-	_ = cmd.RegisterFlagCompletionFunc("event", completeEvents(f))
+	_ = cmd.RegisterFlagCompletionFunc("event", completeShellEvents(f))
 	cmd.ValidArgsFunction = completeCommands(f)
 	return cmd
 }
@@ -259,14 +266,14 @@ func checkAcceptEvent(s *hooks.Setup, event string) error {
 		return nil
 	}
 	if hooks.IsGatewayEvent(event) {
-		return usageErrorf("%s is a gateway event: gateway hooks need no approval (placing the folder under %s is the consent); --event takes a shell event", event, s.GatewayDir())
+		return usageErrorf("%q is a gateway event: gateway hooks need no approval (placing the folder under %s is the consent); --event takes a shell event", event, s.GatewayDir())
 	}
 	ev, ok := s.Catalogue.Lookup(event)
 	if !ok {
 		return unknownEventError(s, event)
 	}
 	if !ev.ShellSupported {
-		return usageErrorf("shell hooks cannot serve %s (only in-process plugins can): there is nothing to approve for it", event)
+		return usageErrorf("shell hooks cannot serve %q (only in-process plugins can): there is nothing to approve for it", event)
 	}
 	return nil
 }

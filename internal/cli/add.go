@@ -74,14 +74,14 @@ type addJSON struct {
 // read it. It returns the matcher's warning, if any.
 func checkNewHook(s *hooks.Setup, h *hooks.NewHook, timeout string) (warning string, err error) {
 	if hooks.IsGatewayEvent(h.Event) {
-		return "", usageErrorf("%s is a gateway event: gateway hooks are folders under %s with a HOOK.yaml, not config entries", h.Event, s.GatewayDir())
+		return "", usageErrorf("%q is a gateway event: gateway hooks are folders under %s with a HOOK.yaml, not config entries", h.Event, s.GatewayDir())
 	}
 	ev, ok := s.Catalogue.Lookup(h.Event)
 	if !ok {
 		return "", unknownEventError(s, h.Event)
 	}
 	if !ev.ShellSupported {
-		return "", usageErrorf("shell hooks cannot serve %s (only in-process plugins can)", h.Event)
+		return "", usageErrorf("shell hooks cannot serve %q (only in-process plugins can)", h.Event)
 	}
 	h.Command = strings.TrimSpace(h.Command)
 	if h.Command == "" {
@@ -96,7 +96,7 @@ func checkNewHook(s *hooks.Setup, h *hooks.NewHook, timeout string) (warning str
 	}
 	if h.Matcher = strings.TrimSpace(h.Matcher); h.Matcher != "" {
 		if !ev.Tool {
-			return "", usageErrorf("--matcher only applies to tool events (pre_tool_call, post_tool_call), not %s", h.Event)
+			return "", usageErrorf("--matcher only applies to tool events (pre_tool_call, post_tool_call), not %q", h.Event)
 		}
 		if _, w := hooks.CompileMatcher(h.Matcher); w != "" {
 			warning = "matcher " + h.Matcher + ": " + w

@@ -20,7 +20,7 @@ func newCmdApprovals(f *Factory, runF func(*approvalsOptions) error) *cobra.Comm
 approved, whether it pins the script's sha256, the script's drift, and whether
 it is stale (no configured hook has that event and command: it approves
 nothing; remove stale entries with 'hermes hooks prune').`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if runF != nil {
 				return runF(opts)

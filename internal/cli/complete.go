@@ -44,6 +44,14 @@ func completeShellEventArg(f *Factory) func(*cobra.Command, []string, string) ([
 		if len(args) > 0 {
 			return nil, cobra.ShellCompDirectiveNoFileComp
 		}
+		return completeShellEvents(f)(cmd, args, toComplete)
+	}
+}
+
+// completeShellEvents completes the events a shell hook can serve (no
+// gateway events: they need no approval), as for accept --event.
+func completeShellEvents(f *Factory) func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+	return func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
 		cat := hooks.NewCatalogue(nil)
 		if s, err := f.Load(cmd); err == nil {
 			cat = s.Catalogue
@@ -166,15 +174,13 @@ func filterPrefix(names []string, prefix string) []string {
 // unknownEventError is the usage error for an event name this build does
 // not know, with the closest known name.
 func unknownEventError(s *hooks.Setup, name string) error {
+	names := s.Catalogue.Names()
 	if hooks.IsGatewayEvent(name) {
-		names := hooks.GatewayEventNames()
-		if sug := suggest.Closest(name, names); sug != "" && sug != name {
-			return usageErrorf("Unknown event: %s — did you mean %q? (see 'hermes hooks events')", name, sug)
-		}
-		return usageErrorf("Unknown event: %s (see 'hermes hooks events')", name)
+		names = hooks.GatewayEventNames()
 	}
-	if sug := suggest.Closest(name, s.Catalogue.Names()); sug != "" && sug != name {
-		return usageErrorf("Unknown event: %s — did you mean %q? (see 'hermes hooks events')", name, sug)
+	// Quoted: a stray space or a look-alike must be visible.
+	if sug := suggest.Name(name, names); sug != "" && sug != name {
+		return usageErrorf("Unknown event: %q — did you mean %q? (see 'hermes hooks events')", name, sug)
 	}
-	return usageErrorf("Unknown event: %s (see 'hermes hooks events' for the list)", name)
+	return usageErrorf("Unknown event: %q (see 'hermes hooks events' for the list)", name)
 }

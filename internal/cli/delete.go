@@ -54,7 +54,7 @@ out of the config.)`,
 	fl.BoolVar(&opts.Revoke, "revoke", false, "also remove their approvals from the allowlist")
 	fl.BoolVar(&opts.DryRun, "dry-run", false, "print the diff of the config file and change nothing")
 	fl.BoolVar(&opts.JSON, "json", false, "print JSON (see docs/json.md)")
-	_ = cmd.RegisterFlagCompletionFunc("event", completeEvents(f))
+	_ = cmd.RegisterFlagCompletionFunc("event", completeShellEvents(f))
 	cmd.ValidArgsFunction = completeConfigCommands(f)
 	return cmd
 }

@@ -38,7 +38,7 @@ cannot compare (not approved, no snapshot, script missing), 2 usage.`,
 	cmd.Flags().StringVar(&opts.Event, "event", "", "the hook of this `EVENT` when the command serves several")
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print JSON (see docs/json.md)")
 	cmd.ValidArgsFunction = completeCommands(f)
-	_ = cmd.RegisterFlagCompletionFunc("event", completeEvents(f))
+	_ = cmd.RegisterFlagCompletionFunc("event", completeShellEvents(f))
 	return cmd
 }
 

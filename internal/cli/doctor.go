@@ -28,7 +28,7 @@ smoke run with the event's synthetic payload answers valid JSON (approved
 hooks only: doctor never runs an unapproved hook). Gateway hooks: HOOK.yaml,
 events, the handler's handle(event_type, context) (checked without running
 it), python3. Config problems count too. Exit 1 when any problem is found.`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if opts.Parallel < 0 {
 				return usageErrorf("--parallel must be 0 (number of CPUs) or more, got %d", opts.Parallel)
@@ -40,8 +40,8 @@ it), python3. Config problems count too. Exit 1 when any problem is found.`,
 		},
 	}
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print JSON (see docs/json.md)")
-	cmd.Flags().StringVar(&opts.Python, "python", "", "the Python interpreter for gateway checks (default $HERMES_PYTHON, else python3)")
-	cmd.Flags().IntVar(&opts.Parallel, "parallel", 0, "smoke runs at once (0: the number of CPUs)")
+	cmd.Flags().StringVar(&opts.Python, "python", "", "check gateway hooks with the Python interpreter at `PATH` (default $HERMES_PYTHON, else python3)")
+	cmd.Flags().IntVar(&opts.Parallel, "parallel", 0, "run `N` smoke runs at once (0: the number of CPUs)")
 	return cmd
 }
 

@@ -20,7 +20,7 @@ func newCmdEvents(f *Factory, runF func(*eventsOptions) error) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "events",
 		Short: "List the events hooks can attach to, with their fields",
-		Args:  cobra.NoArgs,
+		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if runF != nil {
 				return runF(opts)

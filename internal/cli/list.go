@@ -28,7 +28,7 @@ func newCmdList(f *Factory, runF func(*listOptions) error) *cobra.Command {
 		Short:   "Show every configured hook and whether it is approved",
 		Long: `Show all shell hooks grouped by event, with their approval state and whether
 their script changed since approval; then gateway hooks and outbound webhooks.`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if runF != nil {
 				return runF(opts)

@@ -132,9 +132,8 @@ func newRun(cmd *cobra.Command, opts *newOptions) error {
 		fmt.Fprintf(ios.ErrOut, "%s %s\n", ios.ErrColors().WarningIcon(), esc(warning))
 	}
 	if _, err := os.Lstat(script); err == nil {
-		fmt.Fprintf(ios.ErrOut, "%s %s already exists; nothing was written (pick another name, or add it with 'hermes hooks add %s %s')\n",
-			ios.ErrColors().FailureIcon(), esc(script), esc(h.Event), esc(shell.Quote(h.Command)))
-		return SilentError
+		return fmt.Errorf("%s already exists; nothing was written (pick another name, or add it with 'hermes hooks add %s %s')",
+			script, h.Event, shell.Quote(h.Command))
 	}
 	body, err := scaffold.Render(opts.Lang, opts.Name, ev)
 	if err != nil {
@@ -159,8 +158,7 @@ func newRun(cmd *cobra.Command, opts *newOptions) error {
 			os.Remove(script)
 		}
 		if errors.Is(err, hooks.ErrAlreadyConfigured) {
-			fmt.Fprintf(ios.ErrOut, "%s %s in %s; nothing was written\n", ios.ErrColors().FailureIcon(), esc(err.Error()), esc(configName(s)))
-			return SilentError
+			return fmt.Errorf("%w in %s; nothing was written", err, configName(s))
 		}
 		return err
 	}

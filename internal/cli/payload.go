@@ -35,7 +35,7 @@ func (p *payloadFlags) register(cmd *cobra.Command, f *Factory) {
 	fl.StringVar(&p.ForTool, "for-tool", "", "set tool_name to `TOOL` (and keep only hooks whose matcher matches it)")
 	fl.BoolVar(&p.DryRun, "dry-run", false, "show which hooks would run and the exact stdin; run nothing")
 	fl.Var(newSecondsValue(&p.Timeout, 60*time.Second), "timeout", "gateway hooks: kill the Python runner after `SECONDS` (a number, or a duration such as 1m30s)")
-	fl.StringVar(&p.Python, "python", "", "gateway hooks: the Python interpreter (default $HERMES_PYTHON, else python3)")
+	fl.StringVar(&p.Python, "python", "", "gateway hooks: run them with the Python interpreter at `PATH` (default $HERMES_PYTHON, else python3)")
 	fl.BoolVar(&p.Output, "json", false, "print JSON (see docs/json.md)")
 	cmd.MarkFlagsMutuallyExclusive("payload-file", "payload")
 	_ = cmd.RegisterFlagCompletionFunc("for-tool", cobra.NoFileCompletions)

@@ -24,7 +24,7 @@ its lock, atomically; an unreadable allowlist is kept aside first. Off a
 terminal this needs --yes; --dry-run only says what would go.`,
 		Example: `  hermes hooks prune --dry-run
   hermes hooks prune --yes --json`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if runF != nil {
 				return runF(opts)

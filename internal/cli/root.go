@@ -5,9 +5,54 @@ package cli
 
 import (
 	"context"
+	"errors"
+	"strconv"
+	"strings"
 
 	"github.com/spf13/cobra"
 )
+
+// Execute runs the command tree on args and returns its error marked with
+// the command that failed and whether it was asked for JSON, for
+// HandleError. An error that comes with the context's end (Ctrl-C,
+// SIGTERM) is CancelError.
+func Execute(ctx context.Context, root *cobra.Command, args []string) error {
+	root.SetArgs(args)
+	cmd, err := root.ExecuteContextC(ctx)
+	if err == nil {
+		return nil
+	}
+	var reported *reportedError
+	if ctx.Err() != nil && !errors.Is(err, CancelError) && !errors.As(err, &reported) {
+		err = CancelError
+	}
+	if cmd == nil {
+		cmd = root
+	}
+	return &invocationError{err: err, path: cmd.CommandPath(), json: wantsJSON(cmd, args)}
+}
+
+// wantsJSON reports whether the command was given --json: as parsed when
+// its flags were, else as written (a usage error may stop the parsing
+// before --json is reached).
+func wantsJSON(cmd *cobra.Command, args []string) bool {
+	if fl := cmd.Flags().Lookup("json"); fl != nil && fl.Changed {
+		return fl.Value.String() == "true"
+	}
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		if a == "--json" {
+			return true
+		}
+		if v, ok := strings.CutPrefix(a, "--json="); ok {
+			b, err := strconv.ParseBool(v)
+			return err == nil && b
+		}
+	}
+	return false
+}
 
 // NewRootCmd builds `hermes` and its command tree.
 func NewRootCmd(f *Factory) *cobra.Command {
@@ -48,7 +93,7 @@ func NewRootCmd(f *Factory) *cobra.Command {
 	pf.String("config", "", "config `FILE` (default: <home>/config.yaml, else <home>/cli-config.yaml)")
 	pf.Bool("accept-hooks", false, "approve unseen shell hooks without asking (recorded in the allowlist)")
 	pf.Bool("no-color", false, "no colour in the output (also NO_COLOR)")
-	pf.Bool("verbose", false, "say more about what is done")
+	pf.BoolP("verbose", "v", false, "say more about what is done")
 	pf.Var(newSecondsValue(&f.LockTimeout, f.lockTimeoutDefault()), "lock-timeout",
 		"give up waiting for the allowlist lock after `DURATION` (seconds, or 30s, 1m)")
 	_ = f.Settings.BindPFlags(pf)
@@ -64,7 +109,7 @@ func newCmdVersion(f *Factory) *cobra.Command {
 	return &cobra.Command{
 		Use:   "version",
 		Short: "Print the version of hermes",
-		Args:  cobra.NoArgs,
+		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			_, err := f.IO.Out.Write([]byte("hermes " + Version + "\n"))
 			return err

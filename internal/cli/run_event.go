@@ -142,9 +142,9 @@ func runEventRun(cmd *cobra.Command, opts *runEventOptions) error {
 					if err := writeJSON(ios.Out, runEventDocument(e, d, nil)); err != nil {
 						return err
 					}
-				} else {
-					renderDispatch(opts.f, e, d, nil)
+					return &reportedError{CancelError}
 				}
+				renderDispatch(opts.f, e, d, nil)
 			}
 			return CancelError
 		}

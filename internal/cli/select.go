@@ -31,7 +31,7 @@ func (s *selectFlags) register(cmd *cobra.Command, f *Factory) {
 // refuseGateway refuses --only and --skip on a gateway event: they name shell hooks.
 func (s *selectFlags) refuseGateway(event string) error {
 	if hooks.IsGatewayEvent(event) && len(s.Only)+len(s.Skip) > 0 {
-		return usageErrorf("--only and --skip choose shell hooks by command; %s is a gateway event, whose hooks have none", event)
+		return usageErrorf("--only and --skip choose shell hooks by command; %q is a gateway event, whose hooks have none", event)
 	}
 	return nil
 }

@@ -201,11 +201,25 @@ func (f *File) extraEvents(p Pair) {
 			f.warn(path, item.Line, "blank event name; skipped")
 		case strings.Contains(name, ":"):
 			f.warn(path, item.Line, fmt.Sprintf("%q is a gateway event name (it contains ':'); extra events are shell events; skipped", name))
+		case name == HooksOutboundKey || name == HooksOutputSpillKey:
+			f.warn(path, item.Line, fmt.Sprintf("%q is a key of the hooks: block, not an event (hooks.%s is read as such); skipped", name, name))
+		case !eventName.MatchString(name):
+			f.warn(path, item.Line, fmt.Sprintf("%q is not an event name: use letters, digits and _ (not starting with a digit), like the agent's events; skipped", name))
 		default:
 			f.Settings.ExtraEvents = append(f.Settings.ExtraEvents, name)
 		}
 	}
 }
+
+// Keys of the hooks: block that are not events (SPEC §2.1).
+const (
+	HooksOutboundKey    = "outbound"
+	HooksOutputSpillKey = "output_spill"
+)
+
+// eventName is what a shell event name looks like: an identifier, as
+// every event of the agent is.
+var eventName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 

@@ -90,8 +90,8 @@ func (p *Parsed) ForEvent(event string) []Spec {
 
 // Keys of the hooks: mapping that are not events.
 const (
-	outboundKey    = "outbound"
-	outputSpillKey = "output_spill"
+	outboundKey    = config.HooksOutboundKey
+	outputSpillKey = config.HooksOutputSpillKey
 )
 
 // Parse validates the hooks: block of f (SPEC §2.1, §11). Nothing in it is
@@ -224,11 +224,12 @@ func (p *parser) unknownEvent(name string) string {
 	if strings.Contains(name, ":") {
 		return fmt.Sprintf("%q is a gateway event: gateway hooks are declared in <HERMES_HOME>/hooks/<name>/HOOK.yaml, not in hooks:; skipped", name)
 	}
-	if s := suggest.Closest(name, p.cat.Names()); s != "" {
+	if s := suggest.Name(name, p.cat.Names()); s != "" {
 		return fmt.Sprintf("unknown hook event %q — did you mean %q?", name, s)
 	}
-	return fmt.Sprintf("unknown hook event %q; valid events: %s (an event newer than this hermes can be added to hooks_extra_events)",
-		name, strings.Join(p.cat.Names(), ", "))
+	// Not the list of every name: a config with several unknown events
+	// would repeat it for each.
+	return fmt.Sprintf("unknown hook event %q; see 'hermes hooks events' for the valid names (an event newer than this hermes can be added to hooks_extra_events)", name)
 }
 
 func (p *parser) entry(ev Event, i int, item *yaml.Node) (Spec, bool) {

@@ -211,7 +211,7 @@ func (p *parser) checkEvent(path string, n *yaml.Node, event string) bool {
 	ev, ok := p.cat.Lookup(event)
 	if !ok {
 		msg := fmt.Sprintf("unknown event %q", event)
-		if s := suggest.Closest(event, p.cat.Names()); s != "" {
+		if s := suggest.Name(event, p.cat.Names()); s != "" {
 			msg += fmt.Sprintf(" — did you mean %q?", s)
 		} else {
 			msg += " (see 'hermes hooks events')"

@@ -187,12 +187,13 @@ func decode(data []byte, path string) (l *List, warnings []string, corrupt strin
 	if !utf8.Valid(data) {
 		return &List{}, nil, "not valid UTF-8"
 	}
+	// json.Valid is the fast check; the agent's reader (Python's json) also
+	// takes NaN, Infinity and -Infinity, and what it reads we read: the
+	// walker below slices such bare words like any number.
 	if !json.Valid(data) {
-		reason := "not valid JSON"
 		if _, err := pyjson.Decode(data); err != nil { // its message says where
-			reason += " (" + err.Error() + ")"
+			return &List{}, nil, "not valid JSON (" + err.Error() + ")"
 		}
-		return &List{}, nil, reason
 	}
 	if kind := jsonKind(data); kind != "an object" {
 		return &List{}, nil, "not a JSON object (it is " + kind + ")"

@@ -40,6 +40,8 @@ type gatewayTestResultJSON struct {
 	Error          *string         `json:"error"`
 	ElapsedSeconds float64         `json:"elapsed_seconds"`
 	Result         json.RawMessage `json:"result"`
+	// What the handler printed (its own prints, not the runner's reply).
+	outputJSON
 }
 
 // gatewayRunJSON is `run-event <gateway event> --json`: the shape of a
@@ -62,6 +64,8 @@ type gatewayFiredJSON struct {
 	Error          *string         `json:"error"`
 	ElapsedSeconds float64         `json:"elapsed_seconds"`
 	Result         json.RawMessage `json:"result"`
+	// What the handler printed (its own prints, not the runner's reply).
+	outputJSON
 }
 
 // gatewayDryRunJSON is the --dry-run --json shape for a gateway event.
@@ -71,6 +75,8 @@ type gatewayDryRunJSON struct {
 	DryRun  bool                 `json:"dry_run"`
 	Payload *pyjson.Object       `json:"payload"`
 	Hooks   []gatewayDryHookJSON `json:"hooks"`
+	// Diagnostics as in the other --json outputs.
+	Diagnostics []config.Diagnostic `json:"diagnostics"`
 }
 
 type gatewayDryHookJSON struct {
@@ -185,7 +191,7 @@ func renderGateway(f *Factory, e *hooks.Engine, g *hooks.GatewayFiring, p *paylo
 			for _, en := range entries {
 				out.Hooks = append(out.Hooks, gatewayFiredJSON{Kind: "gateway", Name: en.name, Status: en.status,
 					SkipReason: nullableString(en.skipReason), Error: nullableString(en.res.Error),
-					ElapsedSeconds: en.res.ElapsedSeconds, Result: en.res.Result})
+					ElapsedSeconds: en.res.ElapsedSeconds, Result: en.res.Result, outputJSON: gatewayOutput(en.res)})
 			}
 			return writeJSON(ios.Out, out)
 		}
@@ -193,7 +199,8 @@ func renderGateway(f *Factory, e *hooks.Engine, g *hooks.GatewayFiring, p *paylo
 			Payload: g.Context, Results: []gatewayTestResultJSON{}, Diagnostics: e.Diagnostics()}
 		for _, en := range entries {
 			out.Results = append(out.Results, gatewayTestResultJSON{Kind: "gateway", Name: en.name, Status: en.status,
-				Error: nullableString(en.res.Error), ElapsedSeconds: en.res.ElapsedSeconds, Result: en.res.Result})
+				Error: nullableString(en.res.Error), ElapsedSeconds: en.res.ElapsedSeconds, Result: en.res.Result,
+				outputJSON: gatewayOutput(en.res)})
 		}
 		return writeJSON(ios.Out, out)
 	}
@@ -233,18 +240,28 @@ func renderGateway(f *Factory, e *hooks.Engine, g *hooks.GatewayFiring, p *paylo
 		if res.Stdout != "" {
 			fmt.Fprintf(w, "    stdout:\n%s\n", indent(escText(cut(res.Stdout, 400)), "      "))
 		}
+		if res.StdoutTruncated {
+			fmt.Fprintln(w, "      (stdout was longer than 1 MiB: truncated)")
+		}
 		if res.Stderr != "" {
 			fmt.Fprintf(w, "    stderr:\n%s\n", indent(escText(cut(res.Stderr, 400)), "      "))
 		}
+		if res.StderrTruncated {
+			fmt.Fprintln(w, "      (stderr was longer than 1 MiB: truncated)")
+		}
 	}
 	return nil
+}
+
+func gatewayOutput(res gateway.Result) outputJSON {
+	return outputJSON{res.Stdout, res.Stderr, res.StdoutTruncated, res.StderrTruncated}
 }
 
 func renderGatewayDryRun(f *Factory, e *hooks.Engine, event string, ctxObj *pyjson.Object, matched []gateway.Hook, asJSON bool) error {
 	ios := f.IO
 	if asJSON {
 		out := gatewayDryRunJSON{whereJSON: where(e.Loc), Event: event,
-			DryRun: true, Payload: ctxObj, Hooks: []gatewayDryHookJSON{}}
+			DryRun: true, Payload: ctxObj, Hooks: []gatewayDryHookJSON{}, Diagnostics: e.Diagnostics()}
 		for _, h := range matched {
 			out.Hooks = append(out.Hooks, gatewayDryHookJSON{"gateway", h.Name, h.Dir, h.Handler})
 		}

@@ -76,13 +76,16 @@ type runEventJSON struct {
 type firedShellJSON struct {
 	Kind string `json:"kind"`
 	commandJSON
-	Status         string        `json:"status"`
-	SkipReason     *string       `json:"skip_reason"`
-	ExitCode       *int          `json:"exit_code"`
-	TimedOut       bool          `json:"timed_out"`
-	Error          *string       `json:"error"`
-	ElapsedSeconds float64       `json:"elapsed_seconds"`
-	Parsed         *hooks.Answer `json:"parsed"`
+	Status         string  `json:"status"`
+	SkipReason     *string `json:"skip_reason"`
+	ExitCode       *int    `json:"exit_code"`
+	TimedOut       bool    `json:"timed_out"`
+	Error          *string `json:"error"`
+	ElapsedSeconds float64 `json:"elapsed_seconds"`
+	// What the hook printed; empty for a hook that did not run.
+	outputJSON
+	Parsed   *hooks.Answer `json:"parsed"`
+	Warnings []string      `json:"warnings"`
 }
 
 type webhookResultJSON struct {
@@ -185,7 +188,7 @@ func runEventDocument(e *hooks.Engine, d *hooks.Dispatch, webhooks []webhookResu
 }
 
 func firedToJSON(r hooks.ShellRun) firedShellJSON {
-	j := firedShellJSON{Kind: "shell", commandJSON: commandOf(r.Hook.Spec), Status: "fired"}
+	j := firedShellJSON{Kind: "shell", commandJSON: commandOf(r.Hook.Spec), Status: "fired", Warnings: nonNil(r.Eval.Warnings)}
 	if !r.Fired() {
 		// A fail-closed guard kept from running still blocks: its answer.
 		j.Status, j.SkipReason, j.Parsed = "skipped", nullableString(r.SkipReason), r.Eval.Answer
@@ -197,6 +200,7 @@ func firedToJSON(r hooks.ShellRun) firedShellJSON {
 	res := r.Result
 	j.ExitCode, j.TimedOut, j.Error = res.ExitCode, res.TimedOut, nullableString(res.Err)
 	j.ElapsedSeconds, j.Parsed = res.ElapsedSeconds(), r.Eval.Answer
+	j.outputJSON = outputJSON{res.Stdout, res.Stderr, res.StdoutTruncated, res.StderrTruncated}
 	return j
 }
 

@@ -133,16 +133,25 @@ type testJSON struct {
 type shellResultJSON struct {
 	Kind string `json:"kind"`
 	commandJSON
-	Approved        bool          `json:"approved"`
-	ExitCode        *int          `json:"exit_code"`
-	TimedOut        bool          `json:"timed_out"`
-	Error           *string       `json:"error"`
-	ElapsedSeconds  float64       `json:"elapsed_seconds"`
-	Stdout          string        `json:"stdout"`
-	Stderr          string        `json:"stderr"`
-	StdoutTruncated bool          `json:"stdout_truncated"`
-	StderrTruncated bool          `json:"stderr_truncated"`
-	Parsed          *hooks.Answer `json:"parsed"`
+	Approved       bool    `json:"approved"`
+	ExitCode       *int    `json:"exit_code"`
+	TimedOut       bool    `json:"timed_out"`
+	Error          *string `json:"error"`
+	ElapsedSeconds float64 `json:"elapsed_seconds"`
+	outputJSON
+	Parsed *hooks.Answer `json:"parsed"`
+	// Warnings are what evaluating the answer found worth saying (exited
+	// 1, stdout not valid JSON…), as the human output shows them.
+	Warnings []string `json:"warnings"`
+}
+
+// outputJSON is what a hook printed, as captured (up to 1 MiB a stream),
+// in every --json result of a run: test and run-event, shell and gateway.
+type outputJSON struct {
+	Stdout          string `json:"stdout"`
+	Stderr          string `json:"stderr"`
+	StdoutTruncated bool   `json:"stdout_truncated"`
+	StderrTruncated bool   `json:"stderr_truncated"`
 }
 
 func testRun(cmd *cobra.Command, opts *testOptions) error {
@@ -206,8 +215,8 @@ func shellResultToJSON(r hooks.ShellRun) shellResultJSON {
 	res := r.Result
 	return shellResultJSON{Kind: "shell", commandJSON: commandOf(r.Hook.Spec), Approved: r.Hook.Approved,
 		ExitCode: res.ExitCode, TimedOut: res.TimedOut, Error: nullableString(res.Err),
-		ElapsedSeconds: res.ElapsedSeconds(), Stdout: res.Stdout, Stderr: res.Stderr,
-		StdoutTruncated: res.StdoutTruncated, StderrTruncated: res.StderrTruncated, Parsed: r.Eval.Answer}
+		ElapsedSeconds: res.ElapsedSeconds(), outputJSON: outputJSON{res.Stdout, res.Stderr, res.StdoutTruncated, res.StderrTruncated},
+		Parsed: r.Eval.Answer, Warnings: nonNil(r.Eval.Warnings)}
 }
 
 // renderRun prints one hook's run the way the agent's `hooks test` does.

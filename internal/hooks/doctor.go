@@ -282,7 +282,7 @@ func (e *Engine) smoke(ctx context.Context, h ShellHook, r *HookReport) {
 	default:
 		v, err := pyjson.Decode([]byte(out))
 		if err != nil {
-			r.add("smoke", CheckFail, "smoke run printed output that is not valid JSON: %s", cut(out, 120))
+			r.add("smoke", CheckFail, "smoke run printed output that is %s", notJSON(out, err))
 			break
 		}
 		r.add("smoke", CheckOK, "smoke run answered valid JSON")

@@ -57,7 +57,7 @@ would; the same (event, matcher, command) already configured is an error
 // addHookFlags are the entry flags shared by add and new.
 func addHookFlags(cmd *cobra.Command, matcher, timeout *string, failClosed *bool) {
 	fl := cmd.Flags()
-	fl.StringVar(matcher, "matcher", "", "only for tool names matching this regular `REGEX` (pre_tool_call, post_tool_call)")
+	fl.StringVar(matcher, "matcher", "", "only for tool names that `REGEX` matches whole (pre_tool_call, post_tool_call)")
 	fl.StringVar(timeout, "timeout", "", "kill the hook after `SECONDS` (1-300, or a duration such as 30s; default 60)")
 	fl.BoolVar(failClosed, "fail-closed", false, "block the tool call when the hook fails or times out (pre_tool_call only)")
 }

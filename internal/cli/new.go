@@ -75,7 +75,7 @@ With --approve it is approved at once (its sha256 and a snapshot recorded).`,
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&opts.Lang, "lang", "sh", "language of the script: `sh` or python")
+	fl.StringVar(&opts.Lang, "lang", "sh", "the script's language `LANG`: sh or python")
 	addHookFlags(cmd, &opts.Matcher, &opts.Timeout, &opts.FailClosed)
 	fl.BoolVar(&opts.Approve, "approve", false, "approve the new hook (records its sha256, mtime and a snapshot)")
 	fl.BoolVar(&opts.DryRun, "dry-run", false, "print the diff of the config file and write nothing")

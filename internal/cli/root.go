@@ -121,7 +121,7 @@ func newCmdCompletion(f *Factory) *cobra.Command {
 	return &cobra.Command{
 		Use:       "completion bash|zsh|fish",
 		Short:     "Print a shell completion script",
-		Args:      cobra.ExactArgs(1),
+		Args:      exactArgs(1, "a shell: bash, zsh or fish"),
 		ValidArgs: []string{"bash", "zsh", "fish"},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			root := cmd.Root()

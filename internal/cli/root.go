@@ -29,15 +29,22 @@ func Execute(ctx context.Context, root *cobra.Command, args []string) error {
 	if cmd == nil {
 		cmd = root
 	}
-	return &invocationError{err: err, path: cmd.CommandPath(), json: wantsJSON(cmd, args)}
+	var fe *flagError
+	return &invocationError{err: err, path: cmd.CommandPath(), json: wantsJSON(cmd, args, !errors.As(err, &fe))}
 }
 
+// flagError is a usage error found while parsing flags: the flags after it
+// were not read.
+type flagError struct{ *UsageError }
+
+func (e *flagError) Unwrap() error { return e.UsageError }
+
 // wantsJSON reports whether the command was given --json: as parsed when
-// its flags were, else as written (a usage error may stop the parsing
-// before --json is reached).
-func wantsJSON(cmd *cobra.Command, args []string) bool {
-	if fl := cmd.Flags().Lookup("json"); fl != nil && fl.Changed {
-		return fl.Value.String() == "true"
+// its flags were, else as written (a bad flag stops the parsing before
+// --json may be reached).
+func wantsJSON(cmd *cobra.Command, args []string, parsed bool) bool {
+	if fl := cmd.Flags().Lookup("json"); parsed || fl != nil && fl.Changed {
+		return fl != nil && fl.Value.String() == "true"
 	}
 	for _, a := range args {
 		if a == "--" {
@@ -84,7 +91,7 @@ func NewRootCmd(f *Factory) *cobra.Command {
 	root.SetOut(f.IO.Out)
 	root.SetErr(f.IO.ErrOut)
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
-		return &UsageError{msg: err.Error()}
+		return &flagError{&UsageError{msg: err.Error()}}
 	})
 
 	pf := root.PersistentFlags()

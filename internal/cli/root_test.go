@@ -229,3 +229,15 @@ func TestHandleErrorJSONKinds(t *testing.T) {
 		})
 	}
 }
+
+// Once the flags are parsed, --json is what they say: a --json that is the
+// value of another flag is not asked for.
+func TestErrorsJSONOnlyWhenAsked(t *testing.T) {
+	h := newHarness(t)
+	if code := h.run("hooks", "test", "nope", "--payload", "--json"); code != ExitUsage {
+		t.Fatalf("exit %d: %s", code, h.err)
+	}
+	if h.out.Len() > 0 {
+		t.Errorf("stdout = %s, want nothing", h.out)
+	}
+}

@@ -14,8 +14,8 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/hermes-hooks/hermes/internal/hooks"
-	"github.com/hermes-hooks/hermes/internal/regfile"
 	"github.com/hermes-hooks/hermes/internal/pyjson"
+	"github.com/hermes-hooks/hermes/internal/regfile"
 	"github.com/hermes-hooks/hermes/internal/suggest"
 )
 

@@ -45,13 +45,7 @@ func lockedHome(t *testing.T) (home string, allowlistBefore []byte) {
 // startHermes starts hermes off a terminal with stderr on a pipe.
 func startHermes(t *testing.T, home string, args ...string) (*exec.Cmd, *bufio.Reader) {
 	t.Helper()
-	bin, err := exec.LookPath("hermes")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(bin, args...)
-	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "HERMES_HOME=" + filepath.Join(home, ".hermes"), "NO_COLOR=1"}
-	cmd.Dir = home
+	cmd := hermesCmd(t, home, args...)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -102,6 +96,30 @@ func TestLockWaitObeysSignals(t *testing.T) {
 				t.Errorf("the allowlist changed after %s (%v):\n%s", sig, err, after)
 			}
 		})
+	}
+}
+
+// An approval interrupted while it waits for the lock leaves nothing
+// behind: not even the snapshot of the script it would have recorded.
+func TestLockWaitInterruptedApprovalLeavesNoSnapshot(t *testing.T) {
+	t.Parallel()
+	home, _ := lockedHome(t)
+	script := filepath.Join(home, ".hermes", "hook.sh")
+	writeFile(t, script, strings.Replace(firingHook, "# old line", "# new line", 1), 0o755)
+	snapshot := filepath.Join(home, ".hermes", "shell-hooks-snapshots", sha256Of(t, script))
+	cmd, stderr := startHermes(t, home, "hooks", "accept", "~/.hermes/hook.sh", "--yes")
+	if line, err := stderr.ReadString('\n'); err != nil || strings.TrimSpace(line) != waitingMessage {
+		t.Fatalf("first stderr line %q (%v), want %q", line, err, waitingMessage)
+	}
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	_, _ = stderr.ReadString(0)
+	if code := exitCode(t, cmd.Wait()); code != 130 {
+		t.Errorf("exit %d, want 130", code)
+	}
+	if _, err := os.Stat(snapshot); err == nil {
+		t.Errorf("the interrupted approval left a snapshot: %s", snapshot)
 	}
 }
 

@@ -202,7 +202,7 @@ func (f *File) extraEvents(p Pair) {
 		case strings.Contains(name, ":"):
 			f.warn(path, item.Line, fmt.Sprintf("%q is a gateway event name (it contains ':'); extra events are shell events; skipped", name))
 		case name == HooksOutboundKey || name == HooksOutputSpillKey:
-			f.warn(path, item.Line, fmt.Sprintf("%q is a key of the hooks: block, not an event (hooks.%s is read as such); skipped", name, name))
+			f.warn(path, item.Line, fmt.Sprintf("%q is a reserved key of the hooks: block, not an event (hooks.%s is not a list of hooks); skipped", name, name))
 		case !eventName.MatchString(name):
 			f.warn(path, item.Line, fmt.Sprintf("%q is not an event name: use letters, digits and _ (not starting with a digit), like the agent's events; skipped", name))
 		default:

@@ -21,9 +21,5 @@ func run() int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	f := cli.NewFactory()
-	err := cli.NewRootCmd(f).ExecuteContext(ctx)
-	if err != nil && ctx.Err() != nil {
-		err = cli.CancelError
-	}
-	return cli.HandleError(f.IO, err)
+	return cli.HandleError(f.IO, cli.Execute(ctx, cli.NewRootCmd(f), os.Args[1:]))
 }

@@ -273,14 +273,7 @@ func (s *session) close() {
 // non-zero exit.
 func runOffTerminal(t *testing.T, home string, args ...string) string {
 	t.Helper()
-	bin, err := exec.LookPath("hermes")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(bin, args...)
-	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "HERMES_HOME=" + filepath.Join(home, ".hermes"), "NO_COLOR=1"}
-	cmd.Dir = home
-	out, err := cmd.CombinedOutput()
+	out, err := hermesCmd(t, home, args...).CombinedOutput()
 	if err != nil {
 		t.Fatalf("hermes %s: %v\n%s", strings.Join(args, " "), err, out)
 	}

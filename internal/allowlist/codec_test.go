@@ -67,6 +67,37 @@ func TestRoundTripIsByteIdentical(t *testing.T) {
 	}
 }
 
+// A file holding NaN and the infinities (which the agent's JSON reader
+// accepts and writes) is read, and rewritten byte for byte.
+func TestRoundTripNonFinite(t *testing.T) {
+	const in = `{
+  "approvals": [
+    {
+      "approved_at": "2026-11-29T10:11:12Z",
+      "command": "guard.sh",
+      "event": "pre_tool_call",
+      "score": NaN,
+      "script_mtime_at_approval": "2026-11-28T09:00:00Z"
+    }
+  ],
+  "limits": [
+    Infinity,
+    -Infinity
+  ]
+}`
+	l := mustDecode(t, in)
+	if _, ok := l.Find("pre_tool_call", "guard.sh"); !ok {
+		t.Fatalf("entry not read: %+v", l.Approvals)
+	}
+	if got := string(l.encode()); got != in {
+		t.Fatalf("rewrite differs:\n%s", got)
+	}
+	l.Approve(Entry{Event: "on_session_start", Command: "new.sh", ApprovedAt: "2026-11-30T00:00:00Z"})
+	if out := string(l.encode()); !strings.Contains(out, `"score": NaN,`) || !strings.Contains(out, "Infinity,\n    -Infinity") {
+		t.Errorf("rewrite after a change lost the non-finite numbers:\n%s", out)
+	}
+}
+
 func TestRoundTripAfterChangesKeepsUnknowns(t *testing.T) {
 	l := mustDecode(t, pythonStyle)
 	l.Approve(Entry{Event: "on_session_start", Command: "new.sh", ApprovedAt: "2026-11-30T00:00:00Z"})
@@ -110,7 +141,9 @@ func TestDecodeTolerance(t *testing.T) {
 		{"empty file", ``, "not valid JSON", 0},
 		{"truncated", `{"approvals": [{"event": "e"`, "not valid JSON", 0},
 		{"trailing garbage", `{"approvals": []} x`, "not valid JSON", 0},
-		{"nan", `{"approvals": [], "n": NaN}`, "not valid JSON", 0},
+		// The agent's reader takes NaN and the infinities: so do we.
+		{"nan", `{"approvals": [{"event": "e", "command": "c", "x": NaN}], "n": -Infinity}`, "", 1},
+		{"nan misspelt", `{"approvals": [], "n": nan}`, "not valid JSON", 0},
 		{"list", `[{"event": "e", "command": "c"}]`, "not a JSON object (it is a list)", 0},
 		{"string", `"approvals"`, "not a JSON object (it is a string)", 0},
 		{"null", `null`, "not a JSON object (it is null)", 0},

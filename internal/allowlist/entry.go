@@ -168,8 +168,8 @@ func fromTimestamp(f float64) time.Time {
 func (e Entry) object() *pyjson.Object {
 	o := pyjson.NewObject()
 	if e.src != nil {
-		// src passed encoding/json when read, which accepts the same
-		// grammar, so this cannot fail.
+		// src passed encoding/json or pyjson when read, and pyjson
+		// accepts both grammars, so this cannot fail.
 		if v, err := pyjson.DecodeObject(e.src); err == nil {
 			o = v
 		}

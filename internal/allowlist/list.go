@@ -102,6 +102,21 @@ func (l *List) Revoke(command string) int {
 	return l.filter(func(x Entry) bool { return x.Command != command })
 }
 
+// Remove removes every entry for which drop is true and returns them, in
+// file order. Malformed items are never removed.
+func (l *List) Remove(drop func(Entry) bool) []Entry {
+	var gone []Entry
+	for _, e := range l.Approvals {
+		if drop(e) {
+			gone = append(gone, e)
+		}
+	}
+	if len(gone) > 0 {
+		l.filter(func(x Entry) bool { return !drop(x) })
+	}
+	return gone
+}
+
 // filter keeps the entries for which keep is true, moves malformed items
 // so they stay between the same neighbours, and returns how many went.
 func (l *List) filter(keep func(Entry) bool) int {
@@ -173,41 +188,15 @@ func decode(data []byte, path string) (l *List, warnings []string, corrupt strin
 	if !utf8.Valid(data) {
 		return &List{}, nil, "not valid UTF-8"
 	}
-	// One validating pass: the top-level members, and the elements of the
-	// (last) "approvals" member when it is a list.
-	v := &validator{data: data}
-	var top map[string]json.RawMessage
-	var items []json.RawMessage
-	start := skipSpace(data, 0)
-	var end int
-	if start < len(data) && data[start] == '{' {
-		top = map[string]json.RawMessage{}
-		end = v.object(start, func(key, _ []byte, at int) int {
-			name := unquote(key)
-			var vend int
-			if name == "approvals" && at < len(data) && data[at] == '[' {
-				items = items[:0]
-				vend = v.array(at, func(item []byte) { items = append(items, item) })
-			} else {
-				if name == "approvals" {
-					items = nil
-				}
-				vend = v.value(at)
-			}
-			if vend >= 0 {
-				top[name] = data[at:vend]
-			}
-			return vend
-		})
-	} else {
-		end = v.value(start)
-	}
-	if end < 0 || skipSpace(data, end) != len(data) {
-		reason := "not valid JSON"
+	top, items, valid := scanTop(data)
+	if !valid {
 		if _, err := pyjson.Decode(data); err != nil { // its message says where
-			reason += " (" + err.Error() + ")"
+			return &List{}, nil, "not valid JSON (" + err.Error() + ")"
 		}
-		return &List{}, nil, reason
+		// The agent's reader (Python's json) also takes NaN, Infinity and
+		// -Infinity, and what it reads we read: the walker slices such bare
+		// words like any number.
+		top, items = walkTop(data)
 	}
 	if kind := jsonKind(data); kind != "an object" {
 		return &List{}, nil, "not a JSON object (it is " + kind + ")"
@@ -235,6 +224,50 @@ func decode(data []byte, path string) (l *List, warnings []string, corrupt strin
 		l.Approvals = append(l.Approvals, e)
 	}
 	return l, warnings, ""
+}
+
+// scanTop validates data as JSON and, in the same pass, returns the
+// members of the top-level object and the elements of its (last)
+// "approvals" member when that is a list. valid is false for text
+// json.Valid would refuse.
+func scanTop(data []byte) (top map[string]json.RawMessage, items []json.RawMessage, valid bool) {
+	v := &validator{data: data}
+	start := skipSpace(data, 0)
+	var end int
+	if start < len(data) && data[start] == '{' {
+		top = map[string]json.RawMessage{}
+		end = v.object(start, func(key, _ []byte, at int) int {
+			name := unquote(key)
+			var vend int
+			if name == "approvals" && at < len(data) && data[at] == '[' {
+				items = items[:0]
+				vend = v.array(at, func(item []byte) { items = append(items, item) })
+			} else {
+				if name == "approvals" {
+					items = nil
+				}
+				vend = v.value(at)
+			}
+			if vend >= 0 {
+				top[name] = data[at:vend]
+			}
+			return vend
+		})
+	} else {
+		end = v.value(start)
+	}
+	return top, items, end >= 0 && skipSpace(data, end) == len(data)
+}
+
+// walkTop is scanTop for text pyjson accepted but JSON does not (NaN,
+// Infinity): no validation, the walker of scan.go.
+func walkTop(data []byte) (top map[string]json.RawMessage, items []json.RawMessage) {
+	top = map[string]json.RawMessage{}
+	eachMember(data, func(key, value []byte) { top[unquote(key)] = value })
+	if raw, ok := top["approvals"]; ok && jsonKind(raw) == "a list" {
+		eachElement(raw, func(value []byte) { items = append(items, value) })
+	}
+	return top, items
 }
 
 // decodeValue turns a raw value read by decode into pyjson's form for

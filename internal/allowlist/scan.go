@@ -5,7 +5,8 @@ import (
 	"encoding/json"
 )
 
-// A small walker over JSON text that json.Valid has already accepted: it
+// A small walker over JSON text that json.Valid (or, for NaN and the
+// infinities, pyjson) has already accepted: it
 // slices members and elements without allocating a decoded tree, which is
 // what keeps reading a 10,000-entry allowlist within a few milliseconds.
 // On valid input it cannot fail; it never reads past the slice it is given.

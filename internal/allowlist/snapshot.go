@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/hermes-hooks/hermes/internal/regfile"
 )
 
 // SnapshotDirName is the folder of script snapshots inside HERMES_HOME.
@@ -50,7 +52,7 @@ func LoadSnapshot(hermesHome, sha string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	data, err := os.ReadFile(path)
+	data, err := regfile.ReadFile(path) // a FIFO put there must not hang diff
 	if err != nil {
 		return nil, fmt.Errorf("cannot read the snapshot: %w", err)
 	}

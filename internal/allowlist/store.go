@@ -6,8 +6,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"syscall"
 	"time"
+
+	"github.com/hermes-hooks/hermes/internal/regfile"
 )
 
 // FileName is the allowlist's name inside HERMES_HOME.
@@ -22,6 +23,8 @@ type Store struct {
 	Path string
 	// Now stamps the name a corrupt file is kept under.
 	Now func() time.Time
+	// Wait says how Update waits for a lock another process holds.
+	Wait LockWait
 }
 
 // Open returns the store of the allowlist in hermesHome.
@@ -43,11 +46,15 @@ func (s *Store) Read() (*List, []string, error) {
 // read also returns the bytes of a corrupt file and why it is corrupt, for
 // Update to keep them aside.
 func (s *Store) read() (l *List, warnings []string, bad *corruptFile, err error) {
-	data, err := os.ReadFile(s.Path)
+	data, err := regfile.ReadFile(s.Path)
 	if errors.Is(err, fs.ErrNotExist) {
 		l = &List{}
 		l.Index()
 		return l, nil, nil, nil
+	}
+	var notRegular *regfile.NotRegularError
+	if errors.As(err, &notRegular) {
+		return nil, nil, nil, fmt.Errorf("cannot read the allowlist: %w; move it away (hermes writes a new one)", err)
 	}
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("cannot read the allowlist: %w; check the file's permissions", err)
@@ -77,7 +84,8 @@ func (s *Store) Update(fn func(*List) error) ([]string, error) {
 	if err := os.MkdirAll(filepath.Dir(s.Path), 0o700); err != nil {
 		return nil, fmt.Errorf("cannot create the folder of the allowlist: %w", err)
 	}
-	unlock, err := lock(s.LockPath())
+	ctx := s.Wait.context()
+	unlock, err := lockWait(ctx, s.LockPath(), s.Wait)
 	if err != nil {
 		return nil, err
 	}
@@ -91,6 +99,10 @@ func (s *Store) Update(fn func(*List) error) ([]string, error) {
 		if errors.Is(err, ErrUnchanged) {
 			return warnings, nil
 		}
+		return warnings, err
+	}
+	// An interrupt while fn ran (a prompt, a hash) means nothing is written.
+	if err := ctx.Err(); err != nil {
 		return warnings, err
 	}
 	if bad != nil {
@@ -153,29 +165,4 @@ func writeNew(name string, data []byte) error {
 		return fmt.Errorf("write %s: %w", name, err)
 	}
 	return syncDir(filepath.Dir(name))
-}
-
-// lock takes an exclusive flock on path (created 0600) and returns the
-// function that releases it. flock waits as long as another holder needs:
-// holders only read, transform and write one small file.
-func lock(path string) (unlock func(), err error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
-	if err != nil {
-		return nil, fmt.Errorf("cannot open the allowlist lock: %w", err)
-	}
-	fd := int(f.Fd())
-	for {
-		err = syscall.Flock(fd, syscall.LOCK_EX)
-		if !errors.Is(err, syscall.EINTR) {
-			break
-		}
-	}
-	if err != nil {
-		f.Close()
-		return nil, fmt.Errorf("cannot lock %s: %w", path, err)
-	}
-	return func() {
-		syscall.Flock(fd, syscall.LOCK_UN)
-		f.Close()
-	}, nil
 }

@@ -42,7 +42,14 @@ this needs --yes.`,
   hermes hooks accept --all --yes
   hermes hooks accept '~/.hermes/agent-hooks/guard.sh --strict' --event pre_tool_call --yes
   hermes hooks accept "$CMD" --yes --sha256 9f86d081884c7d65...`,
-		Args: cobra.MaximumNArgs(1),
+		// "approve" is what the agent's prompt and many users say.
+		SuggestFor: []string{"approve", "allow", "trust"},
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 1 {
+				return usageErrorf("%s takes at most one COMMAND, got %d arguments (quote a command that has spaces)", cmd.CommandPath(), len(args))
+			}
+			return nil
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 1 {
 				opts.Command = args[0]
@@ -84,7 +91,7 @@ this needs --yes.`,
 	fl.StringVar(&opts.SHA256, "sha256", "", "approve only if the script's sha256 is `HEX`")
 	fl.BoolVar(&opts.Show, "show", false, "print the whole script(s) and exit without approving")
 	fl.BoolVar(&opts.JSON, "json", false, "print JSON (see docs/json.md)")
-	_ = cmd.RegisterFlagCompletionFunc("event", completeEvents(f))
+	_ = cmd.RegisterFlagCompletionFunc("event", completeShellEvents(f))
 	cmd.ValidArgsFunction = completeCommands(f)
 	return cmd
 }
@@ -95,9 +102,9 @@ type acceptJSON struct {
 }
 
 type approvedHookJSON struct {
-	Event   string  `json:"event"`
-	Command string  `json:"command"`
-	SHA256  *string `json:"sha256"`
+	Event string `json:"event"`
+	commandJSON
+	SHA256 *string `json:"sha256"`
 }
 
 func acceptRun(cmd *cobra.Command, opts *acceptOptions) error {
@@ -105,6 +112,9 @@ func acceptRun(cmd *cobra.Command, opts *acceptOptions) error {
 	opts.f.IO.SetPromptOnStderr(opts.JSON)
 	s, err := opts.f.Load(cmd)
 	if err != nil {
+		return err
+	}
+	if err := s.Loc.CheckWritable(); err != nil {
 		return err
 	}
 	ios := opts.f.IO
@@ -129,7 +139,7 @@ func acceptRun(cmd *cobra.Command, opts *acceptOptions) error {
 	switch {
 	case opts.Command != "":
 		for _, h := range all {
-			if h.Command == opts.Command {
+			if h.Names(opts.Command) {
 				chosen = append(chosen, h)
 			}
 		}
@@ -170,7 +180,7 @@ func acceptRun(cmd *cobra.Command, opts *acceptOptions) error {
 		case interactive:
 			fmt.Fprintln(ios.Out, "Nothing approved.")
 		case opts.Event != "":
-			fmt.Fprintf(ios.Out, "Nothing to approve: every shell hook of %s is approved and unchanged.\n", opts.Event)
+			fmt.Fprintf(ios.Out, "Nothing to approve: every shell hook of %s is approved and unchanged.\n", esc(opts.Event))
 		default:
 			fmt.Fprintln(ios.Out, "Nothing to approve: every configured shell hook is approved and unchanged.")
 		}
@@ -186,7 +196,7 @@ func acceptRun(cmd *cobra.Command, opts *acceptOptions) error {
 		for _, h := range chosen {
 			fp := s.Fingerprints.Of(h.Script)
 			if fp.Err != nil {
-				return fmt.Errorf("cannot check --sha256 for %q: script %s: %v", h.Command, h.Script, fp.Err)
+				return fmt.Errorf("cannot check --sha256 for %q: script %s: %v", h.Shown(), h.Script, fp.Err)
 			}
 			if fp.SHA256 != opts.SHA256 {
 				return fmt.Errorf("sha256 mismatch for %s: expected %s, the script has %s; not approved", h.Script, opts.SHA256, fp.SHA256)
@@ -231,22 +241,22 @@ func acceptRun(cmd *cobra.Command, opts *acceptOptions) error {
 	}
 	if opts.JSON {
 		out := acceptJSON{where(s.Loc), []approvedHookJSON{}}
-		for _, e := range entries {
-			out.Approved = append(out.Approved, approvedHookJSON{e.Event, e.Command, nullableString(e.ScriptSHA256)})
+		for i, e := range entries { // one entry per chosen hook, in order
+			out.Approved = append(out.Approved, approvedHookJSON{e.Event, commandOf(chosen[i].Spec), nullableString(e.ScriptSHA256)})
 		}
 		return writeJSON(ios.Out, out)
 	}
 	cs := ios.Colors()
 	printLocation(ios.Out, s.Loc)
 	fmt.Fprintln(ios.Out)
-	for _, e := range entries {
+	for i, e := range entries {
 		hash := "no hash recorded: the script cannot be read"
 		if e.ScriptSHA256 != "" {
 			hash = "sha256 " + e.ScriptSHA256[:12] + "…"
 		}
-		fmt.Fprintf(ios.Out, "%s approved  %s  %s  (%s)\n", cs.SuccessIcon(), e.Event, e.Command, hash)
+		fmt.Fprintf(ios.Out, "%s approved  %s  %s  (%s)\n", cs.SuccessIcon(), esc(e.Event), esc(chosen[i].Shown()), hash)
 	}
-	fmt.Fprintf(ios.Out, "Allowlist: %s\n", s.Store.Path)
+	fmt.Fprintf(ios.Out, "Allowlist: %s\n", esc(s.Store.Path))
 	return nil
 }
 
@@ -256,14 +266,14 @@ func checkAcceptEvent(s *hooks.Setup, event string) error {
 		return nil
 	}
 	if hooks.IsGatewayEvent(event) {
-		return usageErrorf("%s is a gateway event: gateway hooks need no approval (placing the folder under %s is the consent); --event takes a shell event", event, s.GatewayDir())
+		return usageErrorf("%q is a gateway event: gateway hooks need no approval (placing the folder under %s is the consent); --event takes a shell event", event, s.GatewayDir())
 	}
 	ev, ok := s.Catalogue.Lookup(event)
 	if !ok {
 		return unknownEventError(s, event)
 	}
 	if !ev.ShellSupported {
-		return usageErrorf("shell hooks cannot serve %s (only in-process plugins can): there is nothing to approve for it", event)
+		return usageErrorf("shell hooks cannot serve %q (only in-process plugins can): there is nothing to approve for it", event)
 	}
 	return nil
 }
@@ -329,7 +339,7 @@ func refuseUnreadable(hs []hooks.ShellHook) error {
 	var bad []string
 	for _, h := range hs {
 		if reason := unreadable(h); reason != "" {
-			bad = append(bad, fmt.Sprintf("%s hook %q: %s", h.Event, h.Command, reason))
+			bad = append(bad, fmt.Sprintf("%s hook %q: %s", h.Event, h.Shown(), reason))
 		}
 	}
 	if len(bad) == 0 {
@@ -362,7 +372,7 @@ func confirmApproval(f *Factory, s *hooks.Setup, hs []hooks.ShellHook) (bool, []
 		shown := make([]hooks.Shown, len(hs))
 		for i, h := range hs {
 			shown[i] = s.Show(h)
-			fmt.Fprintf(w, "  %s  %s  (script: %s)\n", h.Event, h.Command, orNone(h.Script))
+			fmt.Fprintf(w, "  %s  %s  (script: %s)\n", esc(h.Event), esc(h.Shown()), esc(orNone(h.Script)))
 			fmt.Fprint(w, renderShown(f, shown[i], "      "))
 		}
 		ok, err := f.Prompter.Confirm(fmt.Sprintf("Approve %d hook(s)? Commands run with your full user credentials.", len(hs)), "", false)
@@ -374,7 +384,7 @@ func confirmApproval(f *Factory, s *hooks.Setup, hs []hooks.ShellHook) (bool, []
 			return true, shownSHAs(shown), nil
 		}
 		fmt.Fprintf(w, "\n%s %s changed while you were reading: nothing was approved. Here is what is there now.\n\n",
-			f.IO.Colors().WarningIcon(), strings.Join(changed, ", "))
+			f.IO.Colors().WarningIcon(), esc(strings.Join(changed, ", ")))
 	}
 }
 
@@ -402,10 +412,10 @@ func showScripts(ios *iostreams.IOStreams, s *hooks.Setup, hs []hooks.ShellHook)
 	w := ios.Out
 	printLocation(w, s.Loc)
 	for _, h := range hs {
-		fmt.Fprintf(w, "\n%s  %s\n  script: %s\n", h.Event, h.Command, orNone(h.Script))
+		fmt.Fprintf(w, "\n%s  %s\n  script: %s\n", esc(h.Event), esc(h.Shown()), esc(orNone(h.Script)))
 		sh := s.Show(h)
 		if sh.Fingerprint.Err != nil {
-			fmt.Fprintf(w, "  (the script cannot be read: %v)\n", sh.Fingerprint.Err)
+			fmt.Fprintf(w, "  (the script cannot be read: %s)\n", esc(sh.Fingerprint.Err.Error()))
 			continue
 		}
 		fmt.Fprintf(w, "  sha256: %s\n", sh.SHA256())
@@ -415,7 +425,7 @@ func showScripts(ios *iostreams.IOStreams, s *hooks.Setup, hs []hooks.ShellHook)
 			continue
 		}
 		for _, l := range lines {
-			fmt.Fprintf(w, "  │ %s\n", strings.TrimSuffix(l, "\n"))
+			fmt.Fprintf(w, "  │ %s\n", esc(strings.TrimSuffix(l, "\n")))
 		}
 	}
 	fmt.Fprintln(w, "\nNothing approved (--show only shows).")

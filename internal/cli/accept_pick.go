@@ -22,12 +22,12 @@ func pickPending(f *Factory, s *hooks.Setup, pend []hooks.ShellHook) ([]hooks.Sh
 		fmt.Fprintln(w, "Commands run with your full user credentials. Only approve commands you trust.")
 		for _, h := range pend {
 			if reason := unreadable(h); reason != "" {
-				fmt.Fprintf(w, "\n%s  %s  [cannot be approved: %s]\n", h.Event, h.Command, reason)
+				fmt.Fprintf(w, "\n%s  %s  [cannot be approved: %s]\n", esc(h.Event), esc(h.Shown()), esc(reason))
 				continue
 			}
 			sh := s.Show(h)
 			offer = append(offer, sh)
-			fmt.Fprintf(w, "\n%s  %s  [%s]  script: %s\n", h.Event, h.Command, pendingState(h), h.Script)
+			fmt.Fprintf(w, "\n%s  %s  [%s]  script: %s\n", esc(h.Event), esc(h.Shown()), pendingState(h), esc(h.Script))
 			fmt.Fprint(w, renderShown(f, sh, "    "))
 		}
 		if len(offer) == 0 {
@@ -35,9 +35,9 @@ func pickPending(f *Factory, s *hooks.Setup, pend []hooks.ShellHook) ([]hooks.Sh
 		}
 		options := make([]string, len(offer))
 		for i, sh := range offer {
-			options[i] = fmt.Sprintf("%s  %s  [%s]", sh.Hook.Event, sh.Hook.Command, pendingState(sh.Hook))
+			options[i] = fmt.Sprintf("%s  %s  [%s]", esc(sh.Hook.Event), esc(sh.Hook.Shown()), pendingState(sh.Hook))
 		}
-		describe := func(i int) string { return "script: " + orNone(offer[i].Hook.Script) }
+		describe := func(i int) string { return "script: " + esc(orNone(offer[i].Hook.Script)) }
 		picked, err := f.Prompter.MultiSelect("Approve which hooks?", options, describe)
 		if err != nil {
 			return nil, nil, err
@@ -46,7 +46,7 @@ func pickPending(f *Factory, s *hooks.Setup, pend []hooks.ShellHook) ([]hooks.Sh
 		for _, i := range picked {
 			sh := offer[i]
 			if sh.Changed() {
-				fmt.Fprintf(w, "\n%s %s changed while you were reading: nothing was approved for it. Here it is again.\n\n", f.IO.Colors().WarningIcon(), sh.Hook.Script)
+				fmt.Fprintf(w, "\n%s %s changed while you were reading: nothing was approved for it. Here it is again.\n\n", f.IO.Colors().WarningIcon(), esc(sh.Hook.Script))
 				pend = append(pend, sh.Hook)
 				continue
 			}

@@ -35,7 +35,7 @@ func TestNewCmdAcceptFlags(t *testing.T) {
 		{args: "--show", wantErr: "--show prints the script of a COMMAND"},
 		{args: "--sha256 " + sha, wantErr: "give the COMMAND"},
 		{args: "x --sha256 abc", wantErr: "is not a sha256"},
-		{args: "x y", wantErr: "accepts at most 1 arg"},
+		{args: "x y", wantErr: "takes at most one COMMAND, got 2 arguments"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.args, func(t *testing.T) {

@@ -7,7 +7,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/hermes-hooks/hermes/internal/config"
 	"github.com/hermes-hooks/hermes/internal/hooks"
 	"github.com/hermes-hooks/hermes/internal/shell"
 )
@@ -58,7 +57,7 @@ would; the same (event, matcher, command) already configured is an error
 // addHookFlags are the entry flags shared by add and new.
 func addHookFlags(cmd *cobra.Command, matcher, timeout *string, failClosed *bool) {
 	fl := cmd.Flags()
-	fl.StringVar(matcher, "matcher", "", "only for tool names matching this regular `REGEX` (pre_tool_call, post_tool_call)")
+	fl.StringVar(matcher, "matcher", "", "only for tool names that `REGEX` matches whole (pre_tool_call, post_tool_call)")
 	fl.StringVar(timeout, "timeout", "", "kill the hook after `SECONDS` (1-300, or a duration such as 30s; default 60)")
 	fl.BoolVar(failClosed, "fail-closed", false, "block the tool call when the hook fails or times out (pre_tool_call only)")
 }
@@ -75,14 +74,14 @@ type addJSON struct {
 // read it. It returns the matcher's warning, if any.
 func checkNewHook(s *hooks.Setup, h *hooks.NewHook, timeout string) (warning string, err error) {
 	if hooks.IsGatewayEvent(h.Event) {
-		return "", usageErrorf("%s is a gateway event: gateway hooks are folders under %s with a HOOK.yaml, not config entries", h.Event, s.GatewayDir())
+		return "", usageErrorf("%q is a gateway event: gateway hooks are folders under %s with a HOOK.yaml, not config entries", h.Event, s.GatewayDir())
 	}
 	ev, ok := s.Catalogue.Lookup(h.Event)
 	if !ok {
 		return "", unknownEventError(s, h.Event)
 	}
 	if !ev.ShellSupported {
-		return "", usageErrorf("shell hooks cannot serve %s (only in-process plugins can)", h.Event)
+		return "", usageErrorf("shell hooks cannot serve %q (only in-process plugins can)", h.Event)
 	}
 	h.Command = strings.TrimSpace(h.Command)
 	if h.Command == "" {
@@ -97,7 +96,7 @@ func checkNewHook(s *hooks.Setup, h *hooks.NewHook, timeout string) (warning str
 	}
 	if h.Matcher = strings.TrimSpace(h.Matcher); h.Matcher != "" {
 		if !ev.Tool {
-			return "", usageErrorf("--matcher only applies to tool events (pre_tool_call, post_tool_call), not %s", h.Event)
+			return "", usageErrorf("--matcher only applies to tool events (pre_tool_call, post_tool_call), not %q", h.Event)
 		}
 		if _, w := hooks.CompileMatcher(h.Matcher); w != "" {
 			warning = "matcher " + h.Matcher + ": " + w
@@ -131,7 +130,7 @@ func addRun(cmd *cobra.Command, opts *addOptions) error {
 		return err
 	}
 	if warning != "" {
-		fmt.Fprintf(ios.ErrOut, "%s %s\n", ios.ErrColors().WarningIcon(), warning)
+		fmt.Fprintf(ios.ErrOut, "%s %s\n", ios.ErrColors().WarningIcon(), esc(warning))
 	}
 	res, err := editConfig(opts.f, s, opts.DryRun, func(old []byte) ([]byte, error) {
 		return hooks.AddToConfig(old, h, configEnv(s))
@@ -146,7 +145,7 @@ func addRun(cmd *cobra.Command, opts *addOptions) error {
 				return err
 			}
 		}
-		fmt.Fprintf(ios.ErrOut, "%s %v in %s; nothing was written\n", ios.ErrColors().FailureIcon(), err, configName(s))
+		fmt.Fprintf(ios.ErrOut, "%s %s in %s; nothing was written\n", ios.ErrColors().FailureIcon(), esc(err.Error()), esc(configName(s)))
 		return SilentError
 	}
 	if err != nil {
@@ -163,14 +162,13 @@ func addRun(cmd *cobra.Command, opts *addOptions) error {
 		}
 		return writeJSON(ios.Out, out)
 	}
-	reportEdit(opts.f, s, res, fmt.Sprintf("added  %s  %s", h.Event, visibleCommand(h.Command)))
+	reportEdit(opts.f, s, res, fmt.Sprintf("added  %s  %s", esc(h.Event), esc(h.Command)))
 	if !opts.DryRun {
-		// accept names a hook by its command as the agent sees it: expanded.
+		// accept takes the command as written (SPEC §13 rule 11): an
+		// expanded ${API_TOKEN} must not be printed.
 		fmt.Fprintf(ios.Out, "Not approved yet: read the script, then run  hermes hooks accept %s --event %s\n",
-			shell.Quote(config.ExpandEnv(h.Command, configEnv(s))), h.Event)
-		fmt.Fprintf(ios.Out, "Try it:  hermes hooks test %s\n", h.Event)
+			esc(shell.Quote(h.Command)), esc(h.Event))
+		fmt.Fprintf(ios.Out, "Try it:  hermes hooks test %s\n", esc(h.Event))
 	}
 	return nil
 }
-
-func visibleCommand(c string) string { return editVisible(c) }

@@ -44,6 +44,14 @@ func completeShellEventArg(f *Factory) func(*cobra.Command, []string, string) ([
 		if len(args) > 0 {
 			return nil, cobra.ShellCompDirectiveNoFileComp
 		}
+		return completeShellEvents(f)(cmd, args, toComplete)
+	}
+}
+
+// completeShellEvents completes the events a shell hook can serve (no
+// gateway events: they need no approval), as for accept --event.
+func completeShellEvents(f *Factory) func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+	return func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
 		cat := hooks.NewCatalogue(nil)
 		if s, err := f.Load(cmd); err == nil {
 			cat = s.Catalogue
@@ -71,9 +79,11 @@ func completeCommands(f *Factory) func(*cobra.Command, []string, string) ([]stri
 		seen := map[string]bool{}
 		var out []string
 		for _, spec := range s.Parsed.Specs {
-			if !seen[spec.Command] {
-				seen[spec.Command] = true
-				out = append(out, spec.Command)
+			// As written: an expanded secret must not land on the
+			// command line (accept and diff take either form).
+			if c := spec.Shown(); !seen[c] {
+				seen[c] = true
+				out = append(out, c)
 			}
 		}
 		return filterPrefix(out, toComplete), cobra.ShellCompDirectiveNoFileComp
@@ -122,12 +132,28 @@ func completeApprovedCommands(f *Factory) func(*cobra.Command, []string, string)
 		if err != nil {
 			return nil, cobra.ShellCompDirectiveNoFileComp
 		}
+		// Entries of configured hooks are offered as written (revoke takes
+		// either form), so an expanded secret is not put on the command
+		// line. Others as stored: that is the string revoke removes.
+		shown := func(e allowlist.Entry) string { return e.Command }
+		if s, err := hooks.Load(f.request()); err == nil {
+			written := map[allowlist.Key]string{}
+			for _, spec := range s.Parsed.Specs {
+				written[allowlist.Key{Event: spec.Event, Command: spec.Command}] = spec.Shown()
+			}
+			shown = func(e allowlist.Entry) string {
+				if w, ok := written[e.Key()]; ok {
+					return w
+				}
+				return e.Command
+			}
+		}
 		seen := map[string]bool{}
 		var out []string
 		for _, e := range list.Approvals {
-			if !seen[e.Command] {
-				seen[e.Command] = true
-				out = append(out, e.Command)
+			if c := shown(e); !seen[c] {
+				seen[c] = true
+				out = append(out, c)
 			}
 		}
 		return filterPrefix(out, toComplete), cobra.ShellCompDirectiveNoFileComp
@@ -148,15 +174,13 @@ func filterPrefix(names []string, prefix string) []string {
 // unknownEventError is the usage error for an event name this build does
 // not know, with the closest known name.
 func unknownEventError(s *hooks.Setup, name string) error {
+	names := s.Catalogue.Names()
 	if hooks.IsGatewayEvent(name) {
-		names := hooks.GatewayEventNames()
-		if sug := suggest.Closest(name, names); sug != "" && sug != name {
-			return usageErrorf("Unknown event: %s — did you mean %q? (see 'hermes hooks events')", name, sug)
-		}
-		return usageErrorf("Unknown event: %s (see 'hermes hooks events')", name)
+		names = hooks.GatewayEventNames()
 	}
-	if sug := suggest.Closest(name, s.Catalogue.Names()); sug != "" && sug != name {
-		return usageErrorf("Unknown event: %s — did you mean %q? (see 'hermes hooks events')", name, sug)
+	// Quoted: a stray space or a look-alike must be visible.
+	if sug := suggest.Name(name, names); sug != "" && sug != name {
+		return usageErrorf("Unknown event: %q — did you mean %q? (see 'hermes hooks events')", name, sug)
 	}
-	return usageErrorf("Unknown event: %s (see 'hermes hooks events' for the list)", name)
+	return usageErrorf("Unknown event: %q (see 'hermes hooks events' for the list)", name)
 }

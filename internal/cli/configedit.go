@@ -105,6 +105,10 @@ func (e *configRefusedError) Unwrap() error { return e.Err }
 // explicitly and does not exist (a typo must not create a home, SPEC
 // §13.16); ~/.hermes itself is created on demand.
 func checkWritableHome(f *Factory, loc *config.Location, dryRun bool) error {
+	// A home named explicitly: the one rule every writing command follows.
+	if err := loc.CheckWritable(); err != nil {
+		return err
+	}
 	fi, err := os.Stat(loc.Home)
 	switch {
 	case err == nil && fi.IsDir():
@@ -113,11 +117,6 @@ func checkWritableHome(f *Factory, loc *config.Location, dryRun bool) error {
 		return usageErrorf("HERMES_HOME %s is not a directory", loc.Home)
 	case !errors.Is(err, fs.ErrNotExist):
 		return fmt.Errorf("checking HERMES_HOME %s: %w", loc.Home, err)
-	}
-	req := f.request()
-	envHome, _ := req.Env("HERMES_HOME")
-	if req.HomeFlag != "" || strings.TrimSpace(envHome) != "" || req.ProfileFlag != "" {
-		return usageErrorf("HERMES_HOME %s does not exist; create it first if that is the home you mean (nothing was written)", loc.Home)
 	}
 	if dryRun {
 		return nil
@@ -155,7 +154,7 @@ func sanitizeDiff(d string) string {
 	lines := strings.SplitAfter(d, "\n")
 	for i, l := range lines {
 		body := strings.TrimSuffix(strings.TrimSuffix(l, "\n"), "\r")
-		lines[i] = editVisible(body) + l[len(body):]
+		lines[i] = esc(body) + l[len(body):]
 	}
 	return strings.Join(lines, "")
 }
@@ -172,26 +171,4 @@ func wholeSeconds(s string) (int, error) {
 		return 0, fmt.Errorf("%q is not a whole number of seconds (the config keeps whole seconds)", s)
 	}
 	return int(d / time.Second), nil
-}
-
-// editVisible shows control characters (but tab), bidirectional controls
-// and zero-width characters as escapes, so a hostile config cannot hide
-// text in a diff.
-func editVisible(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		switch {
-		case r == '\t':
-			b.WriteRune(r)
-		case r == '\r':
-			b.WriteString(`\r`)
-		case r < 0x20 || r == 0x7f:
-			fmt.Fprintf(&b, `\x%02x`, r)
-		case (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) || (r >= 0x200b && r <= 0x200f) || r == 0xfeff:
-			fmt.Fprintf(&b, `\u%04x`, r)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
 }

@@ -54,7 +54,7 @@ out of the config.)`,
 	fl.BoolVar(&opts.Revoke, "revoke", false, "also remove their approvals from the allowlist")
 	fl.BoolVar(&opts.DryRun, "dry-run", false, "print the diff of the config file and change nothing")
 	fl.BoolVar(&opts.JSON, "json", false, "print JSON (see docs/json.md)")
-	_ = cmd.RegisterFlagCompletionFunc("event", completeEvents(f))
+	_ = cmd.RegisterFlagCompletionFunc("event", completeShellEvents(f))
 	cmd.ValidArgsFunction = completeConfigCommands(f)
 	return cmd
 }
@@ -102,7 +102,7 @@ func deleteRun(cmd *cobra.Command, opts *deleteOptions) error {
 			}
 		}
 		fmt.Fprintf(ios.ErrOut, "No shell hook with command %s%s in %s; nothing was written (see 'hermes hooks list')\n",
-			visibleCommand(opts.Command), scope, configName(s))
+			esc(opts.Command), esc(scope), esc(configName(s)))
 		return SilentError
 	}
 	if err != nil {
@@ -142,11 +142,11 @@ func deleteRun(cmd *cobra.Command, opts *deleteOptions) error {
 		return nil
 	}
 	for _, r := range removed {
-		fmt.Fprintf(ios.Out, "  %s  %s\n", r.Event, visibleCommand(r.Command))
+		fmt.Fprintf(ios.Out, "  %s  %s\n", esc(r.Event), esc(r.Command))
 	}
 	switch {
 	case opts.Revoke:
-		fmt.Fprintf(ios.Out, "Removed %d allowlist entry/entries. Allowlist: %s\n", revoked, s.Store.Path)
+		fmt.Fprintf(ios.Out, "Removed %d allowlist entry/entries. Allowlist: %s\n", revoked, esc(s.Store.Path))
 	default:
 		fmt.Fprintln(ios.Out, "Their approvals stay in the allowlist (stale); pass --revoke to remove them, or run 'hermes hooks revoke'.")
 	}

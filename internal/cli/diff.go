@@ -38,13 +38,13 @@ cannot compare (not approved, no snapshot, script missing), 2 usage.`,
 	cmd.Flags().StringVar(&opts.Event, "event", "", "the hook of this `EVENT` when the command serves several")
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print JSON (see docs/json.md)")
 	cmd.ValidArgsFunction = completeCommands(f)
-	_ = cmd.RegisterFlagCompletionFunc("event", completeEvents(f))
+	_ = cmd.RegisterFlagCompletionFunc("event", completeShellEvents(f))
 	return cmd
 }
 
 type diffJSON struct {
 	whereJSON
-	Command   string  `json:"command"`
+	commandJSON
 	Event     string  `json:"event"`
 	Script    *string `json:"script"`
 	Status    string  `json:"status"` // unchanged | changed | cannot_compare
@@ -67,7 +67,7 @@ func diffRun(cmd *cobra.Command, opts *diffOptions) error {
 	printWarnings(ios, s.Diagnostics(), warnings)
 	var h *hooks.ShellHook
 	for _, spec := range s.Parsed.Specs {
-		if spec.Command == opts.Command && (opts.Event == "" || spec.Event == opts.Event) {
+		if spec.Names(opts.Command) && (opts.Event == "" || spec.Event == opts.Event) {
 			hh := s.Inspect(spec, list)
 			// Prefer an approved one when the command serves several events.
 			if h == nil || (!h.Approved && hh.Approved) {
@@ -79,7 +79,7 @@ func diffRun(cmd *cobra.Command, opts *diffOptions) error {
 		return usageErrorf("command %q is not configured in %s; check the exact string with 'hermes hooks list'", opts.Command, configName(s))
 	}
 	d, derr := s.DiffScript(*h)
-	out := diffJSON{whereJSON: where(s.Loc), Command: h.Command,
+	out := diffJSON{whereJSON: where(s.Loc), commandJSON: commandOf(h.Spec),
 		Event: h.Event, Script: nullableString(h.Script)}
 	switch {
 	case derr != nil:
@@ -103,11 +103,11 @@ func diffRun(cmd *cobra.Command, opts *diffOptions) error {
 		fmt.Fprintln(ios.Out)
 		switch out.Status {
 		case "cannot_compare":
-			fmt.Fprintf(ios.ErrOut, "Cannot compare: %s\n", derr)
+			fmt.Fprintf(ios.ErrOut, "Cannot compare: %s\n", esc(derr.Error()))
 		case "changed":
 			fmt.Fprint(ios.Out, colorDiff(ios.Colors(), d.Unified))
 		default:
-			fmt.Fprintf(ios.Out, "No change: %s is as approved (sha256 %s).\n", h.Script, d.NewSHA)
+			fmt.Fprintf(ios.Out, "No change: %s is as approved (sha256 %s).\n", esc(h.Script), d.NewSHA)
 		}
 	}
 	if out.Status == "unchanged" {
@@ -116,8 +116,11 @@ func diffRun(cmd *cobra.Command, opts *diffOptions) error {
 	return &ExitError{Code: ExitFailed}
 }
 
-// colorDiff colours a unified diff's lines at a terminal.
+// colorDiff escapes a unified diff's lines (a carriage return and an
+// erase-line sequence in an added line must not hide it) and colours them
+// at a terminal.
 func colorDiff(cs iostreams.Palette, diff string) string {
+	diff = escText(diff)
 	if !cs.Enabled() {
 		return diff
 	}
@@ -141,7 +144,7 @@ func colorDiff(cs iostreams.Palette, diff string) string {
 func scriptDiff(f *Factory, s *hooks.Setup, h hooks.ShellHook) string {
 	d, err := s.DiffScript(h)
 	if err != nil {
-		return "  (" + err.Error() + ")\n"
+		return "  (" + esc(err.Error()) + ")\n"
 	}
 	if !d.Changed {
 		return ""

@@ -28,7 +28,7 @@ smoke run with the event's synthetic payload answers valid JSON (approved
 hooks only: doctor never runs an unapproved hook). Gateway hooks: HOOK.yaml,
 events, the handler's handle(event_type, context) (checked without running
 it), python3. Config problems count too. Exit 1 when any problem is found.`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if opts.Parallel < 0 {
 				return usageErrorf("--parallel must be 0 (number of CPUs) or more, got %d", opts.Parallel)
@@ -40,8 +40,8 @@ it), python3. Config problems count too. Exit 1 when any problem is found.`,
 		},
 	}
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print JSON (see docs/json.md)")
-	cmd.Flags().StringVar(&opts.Python, "python", "", "the Python interpreter for gateway checks (default $HERMES_PYTHON, else python3)")
-	cmd.Flags().IntVar(&opts.Parallel, "parallel", 0, "smoke runs at once (0: the number of CPUs)")
+	cmd.Flags().StringVar(&opts.Python, "python", "", "check gateway hooks with the Python interpreter at `PATH` (default $HERMES_PYTHON, else python3)")
+	cmd.Flags().IntVar(&opts.Parallel, "parallel", 0, "run `N` smoke runs at once (0: the number of CPUs)")
 	return cmd
 }
 
@@ -51,6 +51,9 @@ type doctorJSON struct {
 	Diagnostics []config.Diagnostic `json:"diagnostics"`
 	Problems    int                 `json:"problems"`
 	Healthy     bool                `json:"healthy"`
+	// Allowlist are notes on the allowlist as a whole (stale entries,
+	// secrets stored in clear); present when there is one. Never problems.
+	Allowlist []hooks.Check `json:"allowlist,omitempty"`
 }
 
 type doctorHookJSON struct {
@@ -75,6 +78,9 @@ func doctorRun(cmd *cobra.Command, opts *doctorOptions) error {
 	diags := e.Diagnostics()
 	python := ""
 	var pyErr error
+	if err := e.GatewayError(); err != nil {
+		return err
+	}
 	if len(e.GatewayHooks()) > 0 {
 		python, pyErr = gateway.FindPython(opts.Python, opts.f.Env)
 	}
@@ -83,6 +89,7 @@ func doctorRun(cmd *cobra.Command, opts *doctorOptions) error {
 		fmt.Fprintln(ios.ErrOut, "HERMES_SAFE_MODE is set: doctor runs no smoke test.")
 	}
 	reports := e.Doctor(cmd.Context(), list, hooks.DoctorOptions{Parallel: opts.Parallel, Python: python, PyErr: pyErr, SafeMode: safe})
+	allowlistChecks := e.AllowlistChecks(list)
 	if cmd.Context().Err() != nil {
 		return CancelError
 	}
@@ -100,7 +107,8 @@ func doctorRun(cmd *cobra.Command, opts *doctorOptions) error {
 	printWarnings(ios, diags, warnings)
 	if opts.JSON {
 		out := doctorJSON{whereJSON: where(e.Loc),
-			Hooks: []doctorHookJSON{}, Diagnostics: diags, Problems: problems, Healthy: problems == 0}
+			Hooks: []doctorHookJSON{}, Diagnostics: diags, Problems: problems, Healthy: problems == 0,
+			Allowlist: allowlistChecks}
 		for _, r := range reports {
 			out.Hooks = append(out.Hooks, doctorHookJSON{r.Kind, r.Event, r.Command, r.Name, r.Checks, r.Problems()})
 		}
@@ -114,7 +122,7 @@ func doctorRun(cmd *cobra.Command, opts *doctorOptions) error {
 		if len(diags) > 0 {
 			fmt.Fprintf(w, "\n%s\n", cs.Bold("Config"))
 			for _, d := range diags {
-				fmt.Fprintf(w, "  %s %s\n", cs.FailureIcon(), d)
+				fmt.Fprintf(w, "  %s %s\n", cs.FailureIcon(), esc(d.String()))
 			}
 		}
 		if len(reports) == 0 {
@@ -123,14 +131,20 @@ func doctorRun(cmd *cobra.Command, opts *doctorOptions) error {
 		for _, r := range reports {
 			switch r.Kind {
 			case "shell":
-				fmt.Fprintf(w, "\n%s  %s\n", cs.Cyan(r.Event), cs.Bold(r.Command))
+				fmt.Fprintf(w, "\n%s  %s\n", cs.Cyan(esc(r.Event)), cs.Bold(esc(r.Command)))
 			case "home":
-				fmt.Fprintf(w, "\n%s  %s\n", cs.Cyan("home"), cs.Bold(r.Name))
+				fmt.Fprintf(w, "\n%s  %s\n", cs.Cyan("home"), cs.Bold(esc(r.Name)))
 			default:
-				fmt.Fprintf(w, "\n%s  %s\n", cs.Cyan("gateway"), cs.Bold(r.Name))
+				fmt.Fprintf(w, "\n%s  %s\n", cs.Cyan("gateway"), cs.Bold(esc(r.Name)))
 			}
 			for _, c := range r.Checks {
-				fmt.Fprintf(w, "  %s %s\n", checkIcon(ios.Colors(), c.Status), c.Message)
+				fmt.Fprintf(w, "  %s %s\n", checkIcon(ios.Colors(), c.Status), escText(c.Message))
+			}
+		}
+		if len(allowlistChecks) > 0 {
+			fmt.Fprintf(w, "\n%s\n", cs.Bold("Allowlist"))
+			for _, c := range allowlistChecks {
+				fmt.Fprintf(w, "  %s %s\n", checkIcon(cs, c.Status), escText(c.Message))
 			}
 		}
 		fmt.Fprintln(w)

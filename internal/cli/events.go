@@ -20,7 +20,7 @@ func newCmdEvents(f *Factory, runF func(*eventsOptions) error) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "events",
 		Short: "List the events hooks can attach to, with their fields",
-		Args:  cobra.NoArgs,
+		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if runF != nil {
 				return runF(opts)
@@ -94,7 +94,7 @@ func eventsRun(cmd *cobra.Command, opts *eventsOptions) error {
 		if e.Extra {
 			tags = append(tags, "from hooks_extra_events")
 		}
-		name := cs.Cyan(e.Name)
+		name := cs.Cyan(esc(e.Name)) // hooks_extra_events come from the config
 		if len(tags) > 0 {
 			name += " (" + strings.Join(tags, "; ") + ")"
 		}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/viper"
 
+	"github.com/hermes-hooks/hermes/internal/allowlist"
 	"github.com/hermes-hooks/hermes/internal/config"
 	"github.com/hermes-hooks/hermes/internal/iostreams"
 	"github.com/hermes-hooks/hermes/internal/shell"
@@ -29,6 +30,8 @@ type Factory struct {
 	Settings *viper.Viper
 	// Prompter asks questions at a terminal.
 	Prompter Prompter
+	// LockTimeout bounds the wait for the allowlist lock (--lock-timeout).
+	LockTimeout time.Duration
 }
 
 // NewFactory returns the production factory.
@@ -44,9 +47,10 @@ func NewFactory() *Factory {
 			}
 			return "/"
 		},
-		Runner:   shell.Exec{},
-		Now:      time.Now,
-		Settings: viper.New(),
-		Prompter: &surveyPrompter{io: io},
+		Runner:      shell.Exec{},
+		Now:         time.Now,
+		Settings:    viper.New(),
+		Prompter:    &surveyPrompter{io: io},
+		LockTimeout: allowlist.DefaultLockTimeout,
 	}
 }

@@ -40,6 +40,8 @@ type gatewayTestResultJSON struct {
 	Error          *string         `json:"error"`
 	ElapsedSeconds float64         `json:"elapsed_seconds"`
 	Result         json.RawMessage `json:"result"`
+	// What the handler printed (its own prints, not the runner's reply).
+	outputJSON
 }
 
 // gatewayRunJSON is `run-event <gateway event> --json`: the shape of a
@@ -62,6 +64,8 @@ type gatewayFiredJSON struct {
 	Error          *string         `json:"error"`
 	ElapsedSeconds float64         `json:"elapsed_seconds"`
 	Result         json.RawMessage `json:"result"`
+	// What the handler printed (its own prints, not the runner's reply).
+	outputJSON
 }
 
 // gatewayDryRunJSON is the --dry-run --json shape for a gateway event.
@@ -71,6 +75,8 @@ type gatewayDryRunJSON struct {
 	DryRun  bool                 `json:"dry_run"`
 	Payload *pyjson.Object       `json:"payload"`
 	Hooks   []gatewayDryHookJSON `json:"hooks"`
+	// Diagnostics as in the other --json outputs.
+	Diagnostics []config.Diagnostic `json:"diagnostics"`
 }
 
 type gatewayDryHookJSON struct {
@@ -93,7 +99,7 @@ func gatewayTestRun(cmd *cobra.Command, f *Factory, e *hooks.Engine, event strin
 	}
 	ios := f.IO
 	if p.ForTool != "" {
-		fmt.Fprintf(ios.ErrOut, "%s --for-tool is ignored: %s is a gateway event, not a tool event\n", ios.ErrColors().WarningIcon(), event)
+		fmt.Fprintf(ios.ErrOut, "%s --for-tool is ignored: %s is a gateway event, not a tool event\n", ios.ErrColors().WarningIcon(), esc(event))
 	}
 	ctxObj := hooks.GatewayContext(ge, given)
 	if real {
@@ -101,7 +107,10 @@ func gatewayTestRun(cmd *cobra.Command, f *Factory, e *hooks.Engine, event strin
 	}
 	for _, h := range e.GatewayNotLoaded(event) {
 		fmt.Fprintf(ios.ErrOut, "%s gateway hook %s (%s) subscribes to %s but is not loaded: %s\n",
-			ios.ErrColors().WarningIcon(), h.Name, h.Dir, event, strings.Join(h.Problems, "; "))
+			ios.ErrColors().WarningIcon(), esc(h.Name), esc(h.Dir), esc(event), esc(strings.Join(h.Problems, "; ")))
+	}
+	if err := e.GatewayError(); err != nil {
+		return err
 	}
 	matched := gateway.Match(e.GatewayHooks(), event)
 	if p.DryRun {
@@ -119,7 +128,7 @@ func gatewayTestRun(cmd *cobra.Command, f *Factory, e *hooks.Engine, event strin
 	if needsPython(matched) {
 		python, pyErr = gateway.FindPython(p.Python, f.Env)
 		if pyErr != nil {
-			fmt.Fprintf(ios.ErrOut, "%s %s\n", ios.ErrColors().WarningIcon(), pyErr)
+			fmt.Fprintf(ios.ErrOut, "%s %s\n", ios.ErrColors().WarningIcon(), esc(pyErr.Error()))
 		}
 	}
 	g, err := e.FireGateway(cmd.Context(), event, ctxObj, python, pyErr, p.Timeout, real)
@@ -182,7 +191,7 @@ func renderGateway(f *Factory, e *hooks.Engine, g *hooks.GatewayFiring, p *paylo
 			for _, en := range entries {
 				out.Hooks = append(out.Hooks, gatewayFiredJSON{Kind: "gateway", Name: en.name, Status: en.status,
 					SkipReason: nullableString(en.skipReason), Error: nullableString(en.res.Error),
-					ElapsedSeconds: en.res.ElapsedSeconds, Result: en.res.Result})
+					ElapsedSeconds: en.res.ElapsedSeconds, Result: en.res.Result, outputJSON: gatewayOutput(en.res)})
 			}
 			return writeJSON(ios.Out, out)
 		}
@@ -190,7 +199,8 @@ func renderGateway(f *Factory, e *hooks.Engine, g *hooks.GatewayFiring, p *paylo
 			Payload: g.Context, Results: []gatewayTestResultJSON{}, Diagnostics: e.Diagnostics()}
 		for _, en := range entries {
 			out.Results = append(out.Results, gatewayTestResultJSON{Kind: "gateway", Name: en.name, Status: en.status,
-				Error: nullableString(en.res.Error), ElapsedSeconds: en.res.ElapsedSeconds, Result: en.res.Result})
+				Error: nullableString(en.res.Error), ElapsedSeconds: en.res.ElapsedSeconds, Result: en.res.Result,
+				outputJSON: gatewayOutput(en.res)})
 		}
 		return writeJSON(ios.Out, out)
 	}
@@ -199,7 +209,7 @@ func renderGateway(f *Factory, e *hooks.Engine, g *hooks.GatewayFiring, p *paylo
 	cs := ios.Colors()
 	printLocation(w, e.Loc)
 	if len(g.Hooks) == 0 {
-		fmt.Fprintf(w, "\nNo gateway hooks subscribed to event: %s (looked in %s)\n", g.Event, e.GatewayDir())
+		fmt.Fprintf(w, "\nNo gateway hooks subscribed to event: %s (looked in %s)\n", esc(g.Event), esc(e.GatewayDir()))
 		return nil
 	}
 	fired := 0
@@ -208,40 +218,50 @@ func renderGateway(f *Factory, e *hooks.Engine, g *hooks.GatewayFiring, p *paylo
 			fired++
 		}
 	}
-	fmt.Fprintf(w, "\nFiring %d gateway hook(s) for event '%s':\n", fired, g.Event)
+	fmt.Fprintf(w, "\nFiring %d gateway hook(s) for event '%s':\n", fired, esc(g.Event))
 	for _, en := range entries {
 		res := en.res
 		switch {
 		case en.status == statusSkipped:
-			fmt.Fprintf(w, "\n  %s %s  skipped (%s)\n", cs.Gray("-"), cs.Bold(en.name), en.skipReason)
+			fmt.Fprintf(w, "\n  %s %s  skipped (%s)\n", cs.Gray("-"), cs.Bold(esc(en.name)), esc(en.skipReason))
 			if res.Error != "" {
-				fmt.Fprintf(w, "%s\n", indent(res.Error, "    "))
+				fmt.Fprintf(w, "%s\n", indent(escText(res.Error), "    "))
 			}
 			continue
 		case res.Error != "":
-			fmt.Fprintf(w, "\n  %s %s  %s (%.3fs)\n%s\n", cs.FailureIcon(), cs.Bold(en.name), res.Status, res.ElapsedSeconds,
-				indent(cut(res.Error, 2000), "    "))
+			fmt.Fprintf(w, "\n  %s %s  %s (%.3fs)\n%s\n", cs.FailureIcon(), cs.Bold(esc(en.name)), esc(res.Status), res.ElapsedSeconds,
+				indent(escText(cut(res.Error, 2000)), "    "))
 		default:
-			fmt.Fprintf(w, "\n  %s %s  ok (%.3fs)\n    result: %s\n", cs.SuccessIcon(), cs.Bold(en.name), res.ElapsedSeconds, res.Result)
+			fmt.Fprintf(w, "\n  %s %s  ok (%.3fs)\n    result: %s\n", cs.SuccessIcon(), cs.Bold(esc(en.name)), res.ElapsedSeconds, esc(string(res.Result)))
 			if res.Repr {
 				fmt.Fprintln(w, "    (not JSON-serialisable: its repr())")
 			}
 		}
 		if res.Stdout != "" {
-			fmt.Fprintf(w, "    stdout:\n%s\n", indent(cut(res.Stdout, 400), "      "))
+			fmt.Fprintf(w, "    stdout:\n%s\n", indent(escText(cut(res.Stdout, 400)), "      "))
+		}
+		if res.StdoutTruncated {
+			fmt.Fprintln(w, "      (stdout was longer than 1 MiB: truncated)")
 		}
 		if res.Stderr != "" {
-			fmt.Fprintf(w, "    stderr:\n%s\n", indent(cut(res.Stderr, 400), "      "))
+			fmt.Fprintf(w, "    stderr:\n%s\n", indent(escText(cut(res.Stderr, 400)), "      "))
+		}
+		if res.StderrTruncated {
+			fmt.Fprintln(w, "      (stderr was longer than 1 MiB: truncated)")
 		}
 	}
 	return nil
+}
+
+func gatewayOutput(res gateway.Result) outputJSON {
+	return outputJSON{res.Stdout, res.Stderr, res.StdoutTruncated, res.StderrTruncated}
 }
 
 func renderGatewayDryRun(f *Factory, e *hooks.Engine, event string, ctxObj *pyjson.Object, matched []gateway.Hook, asJSON bool) error {
 	ios := f.IO
 	if asJSON {
 		out := gatewayDryRunJSON{whereJSON: where(e.Loc), Event: event,
-			DryRun: true, Payload: ctxObj, Hooks: []gatewayDryHookJSON{}}
+			DryRun: true, Payload: ctxObj, Hooks: []gatewayDryHookJSON{}, Diagnostics: e.Diagnostics()}
 		for _, h := range matched {
 			out.Hooks = append(out.Hooks, gatewayDryHookJSON{"gateway", h.Name, h.Dir, h.Handler})
 		}
@@ -250,13 +270,13 @@ func renderGatewayDryRun(f *Factory, e *hooks.Engine, event string, ctxObj *pyjs
 	w := ios.Out
 	printLocation(w, e.Loc)
 	if len(matched) == 0 {
-		fmt.Fprintf(w, "\nNo gateway hooks subscribed to event: %s (looked in %s)\n", event, e.GatewayDir())
+		fmt.Fprintf(w, "\nNo gateway hooks subscribed to event: %s (looked in %s)\n", esc(event), esc(e.GatewayDir()))
 	} else {
-		fmt.Fprintf(w, "\nWould fire %d gateway hook(s) for event '%s' (dry run: nothing runs):\n", len(matched), event)
+		fmt.Fprintf(w, "\nWould fire %d gateway hook(s) for event '%s' (dry run: nothing runs):\n", len(matched), esc(event))
 		for _, h := range matched {
-			fmt.Fprintf(w, "  %s  %s\n", h.Name, h.HandlerPath())
+			fmt.Fprintf(w, "  %s  %s\n", esc(h.Name), esc(h.HandlerPath()))
 		}
 	}
-	fmt.Fprintf(w, "\ncontext:\n%s\n", ctxObj)
+	fmt.Fprintf(w, "\ncontext:\n%s\n", esc(fmt.Sprint(ctxObj)))
 	return nil
 }

@@ -118,8 +118,7 @@ func (h *cliHarness) run(args ...string) int {
 		args = append([]string{"--home", h.home}, args...)
 	}
 	root := NewRootCmd(h.f)
-	root.SetArgs(args)
-	return HandleError(h.ios, root.ExecuteContext(context.Background()))
+	return HandleError(h.ios, Execute(context.Background(), root, args))
 }
 
 // acceptAll approves every configured hook as `hooks accept --all --yes`.

@@ -212,19 +212,19 @@ func importClaudeRun(cmd *cobra.Command, opts *importClaudeOptions) error {
 		if e.Matcher != "" {
 			m = "  matcher " + e.Matcher
 		}
-		fmt.Fprintf(w, "  %s %s  %s%s  (from %s)\n", cs.SuccessIcon(), e.Event, editVisible(e.Command), m, editVisible(e.Source))
+		fmt.Fprintf(w, "  %s %s  %s%s  (from %s)\n", cs.SuccessIcon(), esc(e.Event), esc(e.Command), esc(m), esc(e.Source))
 		for _, n := range e.Notes {
-			fmt.Fprintf(w, "      %s %s\n", cs.WarningIcon(), n)
+			fmt.Fprintf(w, "      %s %s\n", cs.WarningIcon(), esc(n))
 		}
 	}
 	if len(skipped) > 0 {
 		fmt.Fprintf(w, "Not imported (%d):\n", len(skipped))
 		for _, sk := range skipped {
-			fmt.Fprintf(w, "  %s %s: %s\n", cs.FailureIcon(), editVisible(sk.Source), editVisible(sk.Reason))
+			fmt.Fprintf(w, "  %s %s: %s\n", cs.FailureIcon(), esc(sk.Source), esc(sk.Reason))
 		}
 	}
 	if len(added) > 0 && !opts.DryRun {
-		fmt.Fprintf(w, "Added to %s. Nothing was approved: read each script, then run 'hermes hooks accept'.\n", res.Path)
+		fmt.Fprintf(w, "Added to %s. Nothing was approved: read each script, then run 'hermes hooks accept'.\n", esc(res.Path))
 	}
 	if opts.DryRun {
 		fmt.Fprintln(w, "Dry run: nothing was written.")

@@ -28,7 +28,7 @@ func newCmdList(f *Factory, runF func(*listOptions) error) *cobra.Command {
 		Short:   "Show every configured hook and whether it is approved",
 		Long: `Show all shell hooks grouped by event, with their approval state and whether
 their script changed since approval; then gateway hooks and outbound webhooks.`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if runF != nil {
 				return runF(opts)
@@ -49,8 +49,8 @@ type listJSON struct {
 }
 
 type shellHookJSON struct {
-	Event      string  `json:"event"`
-	Command    string  `json:"command"`
+	Event string `json:"event"`
+	commandJSON
 	Matcher    *string `json:"matcher"`
 	Timeout    int     `json:"timeout"`
 	FailClosed bool    `json:"fail_closed"`
@@ -92,6 +92,9 @@ func listRun(cmd *cobra.Command, opts *listOptions) error {
 	}
 	shellHooks := s.ShellHooks(list)
 	gw := s.GatewayHooks()
+	if err := s.GatewayError(); err != nil {
+		return err
+	}
 	ios := opts.f.IO
 	// HOOK.yaml problems belong with the config's: on stderr and in
 	// diagnostics, besides each gateway hook's own problems.
@@ -113,7 +116,7 @@ func listRun(cmd *cobra.Command, opts *listOptions) error {
 				Handler: nullableString(g.Handler), Problems: nonNil(g.Problems)})
 		}
 		for _, w := range s.Parsed.Webhooks {
-			out.OutboundWebhooks = append(out.OutboundWebhooks, webhookJSON{Label: w.Name, URL: w.URL,
+			out.OutboundWebhooks = append(out.OutboundWebhooks, webhookJSON{Label: w.Name, URL: w.Shown,
 				Events: nonNil(w.Events), Matcher: matcherSource(w.Matcher), Timeout: w.Timeout, Signed: w.Signed})
 		}
 		return writeJSON(ios.Out, out)
@@ -128,7 +131,7 @@ func listRun(cmd *cobra.Command, opts *listOptions) error {
 }
 
 func shellHookToJSON(h hooks.ShellHook) shellHookJSON {
-	j := shellHookJSON{Event: h.Event, Command: h.Command, Matcher: matcherSource(h.Matcher),
+	j := shellHookJSON{Event: h.Event, commandJSON: commandOf(h.Spec), Matcher: matcherSource(h.Matcher),
 		Timeout: h.Timeout, FailClosed: h.FailClosed, Script: nullableString(h.Script),
 		Approved: h.Approved, Trusted: h.Trusted(), Executable: h.ExecErr == nil}
 	if h.Approved {
@@ -147,14 +150,14 @@ func matcherSource(m *hooks.Matcher) *string {
 
 // printLocation names the HERMES_HOME and config file a command used.
 func printLocation(w io.Writer, loc *config.Location) {
-	fmt.Fprintf(w, "HERMES_HOME: %s\n", loc.Home)
+	fmt.Fprintf(w, "HERMES_HOME: %s\n", esc(loc.Home))
 	if loc.Profile != config.DefaultProfile {
-		fmt.Fprintf(w, "Profile: %s\n", loc.Profile)
+		fmt.Fprintf(w, "Profile: %s\n", esc(loc.Profile))
 	}
 	if loc.ConfigPath != "" {
-		fmt.Fprintf(w, "Config: %s\n", loc.ConfigPath)
+		fmt.Fprintf(w, "Config: %s\n", esc(loc.ConfigPath))
 	} else {
-		fmt.Fprintf(w, "Config: none found (looked at %s)\n", strings.Join(loc.Searched, ", "))
+		fmt.Fprintf(w, "Config: none found (looked at %s)\n", esc(strings.Join(loc.Searched, ", ")))
 	}
 }
 
@@ -174,7 +177,7 @@ func renderShellHooks(w io.Writer, cs iostreams.Palette, shellHooks []hooks.Shel
 	}
 	sort.Strings(events)
 	for _, ev := range events {
-		fmt.Fprintf(w, "\n  %s\n", cs.Cyan(ev))
+		fmt.Fprintf(w, "\n  %s\n", cs.Cyan(esc(ev)))
 		for _, h := range byEvent[ev] {
 			renderShellHook(w, cs, h)
 		}
@@ -189,10 +192,10 @@ func renderShellHook(w io.Writer, cs iostreams.Palette, h hooks.ShellHook) {
 	case h.Approved:
 		state = cs.SuccessIcon() + " allowed"
 	}
-	fmt.Fprintf(w, "    %s  %s\n", state, h.Command)
+	fmt.Fprintf(w, "    %s  %s\n", state, esc(h.Shown()))
 	var attrs []string
 	if h.Matcher != nil {
-		attrs = append(attrs, "matcher: "+h.Matcher.Source)
+		attrs = append(attrs, "matcher: "+esc(h.Matcher.Source))
 	}
 	attrs = append(attrs, fmt.Sprintf("timeout: %ds", h.Timeout))
 	if h.FailClosed {
@@ -201,19 +204,21 @@ func renderShellHook(w io.Writer, cs iostreams.Palette, h hooks.ShellHook) {
 	fmt.Fprintf(w, "        %s\n", strings.Join(attrs, "  "))
 	switch {
 	case h.ParseErr != nil:
-		fmt.Fprintf(w, "        %s %s\n", cs.FailureIcon(), h.ParseErr)
+		fmt.Fprintf(w, "        %s %s\n", cs.FailureIcon(), esc(h.ParseErr.Error()))
 	case h.ExecErr != nil:
-		fmt.Fprintf(w, "        script: %s  %s %s\n", h.Script, cs.FailureIcon(), h.ExecErr)
+		fmt.Fprintf(w, "        script: %s  %s %s\n", esc(h.Script), cs.FailureIcon(), esc(h.ExecErr.Error()))
 	default:
-		fmt.Fprintf(w, "        script: %s\n", h.Script)
+		fmt.Fprintf(w, "        script: %s\n", esc(h.Script))
 	}
 	if h.Approved {
 		via := ""
 		if h.Approval.ApprovedVia != "" {
 			via = " (via " + h.Approval.ApprovedVia + ")"
 		}
-		fmt.Fprintf(w, "        approved_at: %s%s\n", h.Approval.ApprovedAt, via)
-		fmt.Fprintf(w, "        drift: %s%s\n", h.Drift, driftNote(h))
+		// Both come from the allowlist file, which anyone with write
+		// access to it (or the agent) may have filled.
+		fmt.Fprintf(w, "        approved_at: %s%s\n", esc(h.Approval.ApprovedAt), esc(via))
+		fmt.Fprintf(w, "        drift: %s%s\n", h.Drift, esc(driftNote(h)))
 	}
 }
 
@@ -223,7 +228,7 @@ func driftNote(h hooks.ShellHook) string {
 	case h.Blocked() && h.Drift == "missing":
 		return " — the script cannot be read, so it cannot be checked against its approval: not run"
 	case h.Blocked():
-		return fmt.Sprintf(" — script modified since approval; review with: hermes hooks diff %s", shell.Quote(h.Command))
+		return fmt.Sprintf(" — script modified since approval; review with: hermes hooks diff %s", shell.Quote(h.Shown()))
 	case h.Drift == "modified":
 		return " — script modified since approval (not pinned: it still fires)"
 	case h.Drift == "touched":
@@ -237,7 +242,7 @@ func driftNote(h hooks.ShellHook) string {
 }
 
 func renderGatewayHooks(w io.Writer, cs iostreams.Palette, s *hooks.Setup, gw []gateway.Hook) {
-	fmt.Fprintf(w, "\n%s (%s)\n", cs.Bold("Gateway hooks"), s.GatewayDir())
+	fmt.Fprintf(w, "\n%s (%s)\n", cs.Bold("Gateway hooks"), esc(s.GatewayDir()))
 	if len(gw) == 0 {
 		fmt.Fprintln(w, "  No gateway hooks.")
 		return
@@ -250,19 +255,19 @@ func renderGatewayHooks(w io.Writer, cs iostreams.Palette, s *hooks.Setup, gw []
 		case !g.Loaded:
 			state = cs.FailureIcon() + " not loaded"
 		}
-		fmt.Fprintf(w, "\n  %s  %s\n", state, cs.Cyan(g.Name))
-		fmt.Fprintf(w, "        folder: %s\n", g.Dir)
+		fmt.Fprintf(w, "\n  %s  %s\n", state, cs.Cyan(esc(g.Name)))
+		fmt.Fprintf(w, "        folder: %s\n", esc(g.Dir))
 		if len(g.Events) > 0 {
-			fmt.Fprintf(w, "        events: %s\n", strings.Join(g.Events, ", "))
+			fmt.Fprintf(w, "        events: %s\n", esc(strings.Join(g.Events, ", ")))
 		}
 		if g.Handler != "" {
-			fmt.Fprintf(w, "        handler: %s\n", g.Handler)
+			fmt.Fprintf(w, "        handler: %s\n", esc(g.Handler))
 		}
 		for _, p := range g.Problems {
-			fmt.Fprintf(w, "        %s %s\n", cs.FailureIcon(), p)
+			fmt.Fprintf(w, "        %s %s\n", cs.FailureIcon(), esc(p))
 		}
 		for _, p := range g.Warnings {
-			fmt.Fprintf(w, "        %s %s\n", cs.WarningIcon(), p)
+			fmt.Fprintf(w, "        %s %s\n", cs.WarningIcon(), esc(p))
 		}
 	}
 }
@@ -278,13 +283,13 @@ func renderWebhooks(w io.Writer, cs iostreams.Palette, webhooks []hooks.Webhook)
 		if !h.Signed {
 			signed = cs.Yellow("UNSIGNED")
 		}
-		fmt.Fprintf(w, "\n  %s  %s\n", cs.Cyan(h.Name), signed)
-		if h.Name != h.URL {
-			fmt.Fprintf(w, "        url: %s\n", h.URL)
+		fmt.Fprintf(w, "\n  %s  %s\n", cs.Cyan(esc(h.Name)), signed)
+		if h.Name != h.Shown {
+			fmt.Fprintf(w, "        url: %s\n", esc(h.Shown))
 		}
-		attrs := []string{"events: " + strings.Join(h.Events, ", ")}
+		attrs := []string{"events: " + esc(strings.Join(h.Events, ", "))}
 		if h.Matcher != nil {
-			attrs = append(attrs, "matcher: "+h.Matcher.Source)
+			attrs = append(attrs, "matcher: "+esc(h.Matcher.Source))
 		}
 		attrs = append(attrs, fmt.Sprintf("timeout: %ds", h.Timeout))
 		fmt.Fprintf(w, "        %s\n", strings.Join(attrs, "  "))

@@ -1,8 +1,10 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -23,8 +25,38 @@ func (f *Factory) Load(cmd *cobra.Command) (*hooks.Setup, error) {
 	s, err := hooks.Load(f.request())
 	if err == nil {
 		f.explain(s.Loc)
+		s.Store.Wait = f.lockWait(cmd)
 	}
 	return s, err
+}
+
+// Store opens the allowlist of home, waiting for its lock as the command
+// line says.
+func (f *Factory) Store(cmd *cobra.Command, home string) *allowlist.Store {
+	s := allowlist.Open(home)
+	s.Wait = f.lockWait(cmd)
+	return s
+}
+
+// lockWait is how a command waits for the allowlist lock: until Ctrl-C or
+// SIGTERM, or --lock-timeout, saying so on stderr after a second.
+func (f *Factory) lockWait(cmd *cobra.Command) allowlist.LockWait {
+	var ctx context.Context // nil: xRun called by a test without a command
+	if cmd != nil {
+		ctx = cmd.Context()
+	}
+	return allowlist.LockWait{Context: ctx, Timeout: f.lockTimeoutDefault(), Notify: func() {
+		fmt.Fprintln(f.IO.ErrOut, "waiting for the allowlist lock (held by another hermes or the agent)…")
+	}}
+}
+
+// lockTimeoutDefault is LockTimeout, or the default when a test's factory
+// left it unset.
+func (f *Factory) lockTimeoutDefault() time.Duration {
+	if f.LockTimeout > 0 {
+		return f.LockTimeout
+	}
+	return allowlist.DefaultLockTimeout
 }
 
 // Locate resolves where the files are without reading the config.
@@ -42,12 +74,12 @@ func (f *Factory) explain(loc *config.Location) {
 		return
 	}
 	w := f.IO.ErrOut
-	fmt.Fprintf(w, "hermes: root %s, profile %s, HERMES_HOME %s\n", loc.Root, loc.Profile, loc.Home)
-	fmt.Fprintf(w, "hermes: config looked at %s: ", strings.Join(loc.Searched, ", "))
+	fmt.Fprintf(w, "hermes: root %s, profile %s, HERMES_HOME %s\n", esc(loc.Root), esc(loc.Profile), esc(loc.Home))
+	fmt.Fprintf(w, "hermes: config looked at %s: ", esc(strings.Join(loc.Searched, ", ")))
 	if loc.ConfigPath == "" {
 		fmt.Fprintln(w, "none found")
 	} else {
-		fmt.Fprintf(w, "using %s\n", loc.ConfigPath)
+		fmt.Fprintf(w, "using %s\n", esc(loc.ConfigPath))
 	}
-	fmt.Fprintf(w, "hermes: allowlist %s\n", allowlist.Open(loc.Home).Path)
+	fmt.Fprintf(w, "hermes: allowlist %s\n", esc(allowlist.Open(loc.Home).Path))
 }

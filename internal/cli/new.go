@@ -75,7 +75,7 @@ With --approve it is approved at once (its sha256 and a snapshot recorded).`,
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&opts.Lang, "lang", "sh", "language of the script: `sh` or python")
+	fl.StringVar(&opts.Lang, "lang", "sh", "the script's language `LANG`: sh or python")
 	addHookFlags(cmd, &opts.Matcher, &opts.Timeout, &opts.FailClosed)
 	fl.BoolVar(&opts.Approve, "approve", false, "approve the new hook (records its sha256, mtime and a snapshot)")
 	fl.BoolVar(&opts.DryRun, "dry-run", false, "print the diff of the config file and write nothing")
@@ -129,12 +129,11 @@ func newRun(cmd *cobra.Command, opts *newOptions) error {
 		h.Timeout = blockingDefaultTimeout
 	}
 	if warning != "" {
-		fmt.Fprintf(ios.ErrOut, "%s %s\n", ios.ErrColors().WarningIcon(), warning)
+		fmt.Fprintf(ios.ErrOut, "%s %s\n", ios.ErrColors().WarningIcon(), esc(warning))
 	}
 	if _, err := os.Lstat(script); err == nil {
-		fmt.Fprintf(ios.ErrOut, "%s %s already exists; nothing was written (pick another name, or add it with 'hermes hooks add %s %s')\n",
-			ios.ErrColors().FailureIcon(), script, h.Event, shell.Quote(h.Command))
-		return SilentError
+		return fmt.Errorf("%s already exists; nothing was written (pick another name, or add it with 'hermes hooks add %s %s')",
+			script, h.Event, shell.Quote(h.Command))
 	}
 	body, err := scaffold.Render(opts.Lang, opts.Name, ev)
 	if err != nil {
@@ -159,8 +158,7 @@ func newRun(cmd *cobra.Command, opts *newOptions) error {
 			os.Remove(script)
 		}
 		if errors.Is(err, hooks.ErrAlreadyConfigured) {
-			fmt.Fprintf(ios.ErrOut, "%s %v in %s; nothing was written\n", ios.ErrColors().FailureIcon(), err, configName(s))
-			return SilentError
+			return fmt.Errorf("%w in %s; nothing was written", err, configName(s))
 		}
 		return err
 	}
@@ -184,17 +182,17 @@ func newRun(cmd *cobra.Command, opts *newOptions) error {
 	}
 	if opts.DryRun {
 		reportEdit(opts.f, s, res, "")
-		fmt.Fprintf(ios.ErrOut, "Dry run: would write %s (mode 0744).\n", script)
+		fmt.Fprintf(ios.ErrOut, "Dry run: would write %s (mode 0744).\n", esc(script))
 		return nil
 	}
 	reportEdit(opts.f, s, res, fmt.Sprintf("created %s", script))
-	fmt.Fprintf(ios.Out, "  added  %s  %s\n", h.Event, visibleCommand(h.Command))
+	fmt.Fprintf(ios.Out, "  added  %s  %s\n", esc(h.Event), esc(h.Command))
 	if approved {
 		fmt.Fprintln(ios.Out, "  approved (sha256 and a snapshot recorded; editing the script will need a new approval)")
 	}
-	fmt.Fprintf(ios.Out, "\nNext: edit %s, then try it:\n  hermes hooks test %s\n", script, h.Event)
+	fmt.Fprintf(ios.Out, "\nNext: edit %s, then try it:\n  hermes hooks test %s\n", esc(script), esc(h.Event))
 	if !approved {
-		fmt.Fprintf(ios.Out, "and approve it when it does what you want:\n  hermes hooks accept %s --event %s\n", shell.Quote(expandHome(h.Command, s)), h.Event)
+		fmt.Fprintf(ios.Out, "and approve it when it does what you want:\n  hermes hooks accept %s --event %s\n", esc(shell.Quote(expandHome(h.Command, s))), esc(h.Event))
 	}
 	return nil
 }

@@ -1,17 +1,19 @@
 package cli
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/hermes-hooks/hermes/internal/config"
 	"github.com/hermes-hooks/hermes/internal/hooks"
-
 	"github.com/hermes-hooks/hermes/internal/pyjson"
+	"github.com/hermes-hooks/hermes/internal/regfile"
 )
 
 // payloadFlags are the flags test and run-event share.
@@ -33,7 +35,7 @@ func (p *payloadFlags) register(cmd *cobra.Command, f *Factory) {
 	fl.StringVar(&p.ForTool, "for-tool", "", "set tool_name to `TOOL` (and keep only hooks whose matcher matches it)")
 	fl.BoolVar(&p.DryRun, "dry-run", false, "show which hooks would run and the exact stdin; run nothing")
 	fl.Var(newSecondsValue(&p.Timeout, 60*time.Second), "timeout", "gateway hooks: kill the Python runner after `SECONDS` (a number, or a duration such as 1m30s)")
-	fl.StringVar(&p.Python, "python", "", "gateway hooks: the Python interpreter (default $HERMES_PYTHON, else python3)")
+	fl.StringVar(&p.Python, "python", "", "gateway hooks: run them with the Python interpreter at `PATH` (default $HERMES_PYTHON, else python3)")
 	fl.BoolVar(&p.Output, "json", false, "print JSON (see docs/json.md)")
 	cmd.MarkFlagsMutuallyExclusive("payload-file", "payload")
 	_ = cmd.RegisterFlagCompletionFunc("for-tool", cobra.NoFileCompletions)
@@ -78,7 +80,12 @@ func (p *payloadFlags) read(stdin io.Reader) (*pyjson.Object, []string, error) {
 		}
 		data, source = b, "stdin"
 	case p.File != "":
-		b, err := os.ReadFile(p.File)
+		b, err := regfile.ReadFile(p.File)
+		var nr *regfile.NotRegularError
+		if errors.As(err, &nr) {
+			return nil, nil, &config.FileError{What: "payload file", Path: p.File,
+				Err: fmt.Errorf("it is %s, not a regular file; nothing was run", nr.Kind)}
+		}
 		if err != nil {
 			return nil, nil, usageErrorf("payload file %s cannot be read: %v", p.File, err)
 		}
@@ -114,7 +121,17 @@ func (p *payloadFlags) begin(cmd *cobra.Command, f *Factory, event string, real 
 	if err != nil {
 		return nil, err
 	}
-	given, warnings, err := p.read(f.IO.In)
+	// A real firing records approvals, snapshots and the audit log.
+	if real && !p.DryRun {
+		if err := e.Loc.CheckWritable(); err != nil {
+			return nil, err
+		}
+	}
+	var ctx context.Context // nil: a test calling without a command
+	if cmd != nil {
+		ctx = cmd.Context()
+	}
+	given, warnings, err := p.read(interruptible(ctx, f.IO.In))
 	if err != nil {
 		return nil, err
 	}
@@ -139,3 +156,36 @@ func (fr *firing) fields(p *payloadFlags, synthetic bool) *pyjson.Object {
 	}
 	return fields
 }
+
+// interruptible makes a read of in end with the context (Ctrl-C, SIGTERM)
+// even while nothing arrives on it: a payload piped from a process that
+// never finishes must not keep hermes from exiting (SPEC §13 rule 12). The
+// read itself goes on in a goroutine until the process exits.
+func interruptible(ctx context.Context, in io.Reader) io.Reader {
+	if ctx == nil {
+		return in
+	}
+	return readerFunc(func(b []byte) (int, error) {
+		type result struct {
+			n   int
+			err error
+		}
+		buf := make([]byte, len(b))
+		done := make(chan result, 1)
+		go func() {
+			n, err := in.Read(buf)
+			done <- result{n, err}
+		}()
+		select {
+		case r := <-done:
+			copy(b, buf[:r.n])
+			return r.n, r.err
+		case <-ctx.Done():
+			return 0, ctx.Err()
+		}
+	})
+}
+
+type readerFunc func([]byte) (int, error)
+
+func (f readerFunc) Read(b []byte) (int, error) { return f(b) }

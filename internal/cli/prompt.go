@@ -1,12 +1,15 @@
 package cli
 
 import (
+	"context"
 	"errors"
+	"fmt"
 	"os"
 
 	"github.com/AlecAivazis/survey/v2"
 	"github.com/AlecAivazis/survey/v2/core"
 	"github.com/AlecAivazis/survey/v2/terminal"
+	"golang.org/x/term"
 
 	"github.com/hermes-hooks/hermes/internal/iostreams"
 )
@@ -28,12 +31,53 @@ var errNoTerminal = errors.New("cannot ask: standard input and output are not a 
 // keys from standard input and draws the question on standard output, the
 // stream the context printed before the question (hook, script, diff) went
 // to, so the two always appear together.
-type surveyPrompter struct{ io *iostreams.IOStreams }
+type surveyPrompter struct {
+	io *iostreams.IOStreams
+	// ctx is the invocation's: done on SIGINT or SIGTERM.
+	ctx context.Context
+}
 
-func (p *surveyPrompter) stdio() (survey.AskOpt, error) {
+// SetContext makes every prompt end with CancelError when ctx is done.
+func (p *surveyPrompter) SetContext(ctx context.Context) { p.ctx = ctx }
+
+// ask runs one survey question. survey reads the terminal in raw mode, so
+// Ctrl-C typed is a key it handles, but a SIGINT or SIGTERM sent with kill
+// only cancels the context while survey keeps waiting for a key: the
+// question runs beside a wait for the context, and on cancellation the
+// terminal's mode and cursor are restored before returning (the goroutine
+// still blocked on the read ends with the process).
+func (p *surveyPrompter) ask(q func(survey.AskOpt) error) error {
+	stdio, in, out, err := p.stdio()
+	if err != nil {
+		return err
+	}
+	ctx := p.ctx
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if ctx.Err() != nil {
+		return CancelError
+	}
+	fd := int(in.Fd())
+	state, _ := term.GetState(fd)
+	answered := make(chan error, 1)
+	go func() { answered <- q(stdio) }()
+	select {
+	case err := <-answered:
+		return promptErr(err)
+	case <-ctx.Done():
+		if state != nil {
+			_ = term.Restore(fd, state)
+		}
+		fmt.Fprint(out, "\x1b[?25h\n") // survey hides the cursor in lists
+		return CancelError
+	}
+}
+
+func (p *surveyPrompter) stdio() (survey.AskOpt, *os.File, *os.File, error) {
 	in, out, ok := p.io.Terminal()
 	if !ok {
-		return nil, errNoTerminal
+		return nil, nil, nil, errNoTerminal
 	}
 	// survey only looks at NO_COLOR when it is non-empty, and knows nothing
 	// of --no-color: follow our own decision instead.
@@ -42,31 +86,31 @@ func (p *surveyPrompter) stdio() (survey.AskOpt, error) {
 	if !isFile {
 		errOut = out
 	}
-	return survey.WithStdio(in, out, errOut), nil
+	return survey.WithStdio(in, out, errOut), in, out, nil
 }
 
 func (p *surveyPrompter) Confirm(message, help string, def bool) (bool, error) {
-	stdio, err := p.stdio()
+	answer := def
+	err := p.ask(func(stdio survey.AskOpt) error {
+		return survey.AskOne(&survey.Confirm{Message: message, Help: help, Default: def}, &answer, stdio)
+	})
 	if err != nil {
 		return false, err
 	}
-	answer := def
-	err = survey.AskOne(&survey.Confirm{Message: message, Help: help, Default: def}, &answer, stdio)
-	return answer, promptErr(err)
+	return answer, nil
 }
 
 func (p *surveyPrompter) MultiSelect(message string, options []string, description func(int) string) ([]int, error) {
-	stdio, err := p.stdio()
-	if err != nil {
-		return nil, err
-	}
 	var picked []int
 	q := &survey.MultiSelect{Message: message, Options: options, PageSize: 15}
 	if description != nil {
 		q.Description = func(_ string, i int) string { return description(i) }
 	}
-	err = survey.AskOne(q, &picked, stdio)
-	return picked, promptErr(err)
+	err := p.ask(func(stdio survey.AskOpt) error { return survey.AskOne(q, &picked, stdio) })
+	if err != nil {
+		return nil, err
+	}
+	return picked, nil
 }
 
 // promptErr turns survey's Ctrl-C into our cancel error.

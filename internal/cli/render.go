@@ -9,8 +9,10 @@ import (
 	"unicode/utf8"
 
 	"github.com/hermes-hooks/hermes/internal/config"
+	"github.com/hermes-hooks/hermes/internal/hooks"
 	"github.com/hermes-hooks/hermes/internal/iostreams"
 	"github.com/hermes-hooks/hermes/internal/pyjson"
+	"github.com/hermes-hooks/hermes/internal/textsafe"
 )
 
 // writeJSON prints v as indented JSON with non-ASCII and <>& unescaped.
@@ -106,12 +108,20 @@ func printWarnings(ios *iostreams.IOStreams, diags []config.Diagnostic, warnings
 		if d.Level == config.LevelInfo {
 			icon = cs.InfoIcon()
 		}
-		fmt.Fprintf(ios.ErrOut, "%s %s\n", icon, d)
+		fmt.Fprintf(ios.ErrOut, "%s %s\n", icon, esc(d.String()))
 	}
 	for _, w := range warnings {
-		fmt.Fprintf(ios.ErrOut, "%s %s\n", cs.WarningIcon(), w)
+		fmt.Fprintf(ios.ErrOut, "%s %s\n", cs.WarningIcon(), escText(w))
 	}
 }
+
+// esc makes one line of text that came from a file, a payload or a hook
+// safe for a terminal, and escText a block of lines (SPEC §13 rule 9):
+// every string of human output that the user did not type goes through one
+// of them; --json output does not.
+func esc(s string) string { return textsafe.Line(s) }
+
+func escText(s string) string { return textsafe.Text(s) }
 
 // cut shortens s to n characters (runes) with an ellipsis note.
 func cut(s string, n int) string {
@@ -126,6 +136,20 @@ func cut(s string, n int) string {
 func indent(s, prefix string) string {
 	s = strings.TrimRight(s, "\n")
 	return prefix + strings.ReplaceAll(s, "\n", "\n"+prefix)
+}
+
+// commandJSON is how every --json output names a shell hook's command
+// (SPEC §13 rule 11): as written in the config; command_expanded when
+// ${VAR} expansion changed it, unless a secret went into it, which
+// command_has_secret says instead.
+type commandJSON struct {
+	Command          string  `json:"command"`
+	CommandExpanded  *string `json:"command_expanded,omitempty"`
+	CommandHasSecret bool    `json:"command_has_secret,omitempty"`
+}
+
+func commandOf(s hooks.Spec) commandJSON {
+	return commandJSON{Command: s.Shown(), CommandExpanded: nullableString(s.Expanded()), CommandHasSecret: s.HasSecret()}
 }
 
 // whereJSON is what every --json object carries (SPEC §1): the HERMES_HOME

@@ -3,10 +3,12 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/spf13/cobra"
 
 	"github.com/hermes-hooks/hermes/internal/allowlist"
+	"github.com/hermes-hooks/hermes/internal/hooks"
 )
 
 type revokeOptions struct {
@@ -49,11 +51,17 @@ func revokeRun(cmd *cobra.Command, opts *revokeOptions) error {
 	if err != nil {
 		return err
 	}
+	if err := loc.CheckWritable(); err != nil {
+		return err
+	}
 	ios := opts.f.IO
 	removed := 0
-	store := allowlist.Open(loc.Home)
+	store := opts.f.Store(cmd, loc.Home)
+	commands := revokeForms(opts.f, opts.Command)
 	warnings, err := store.Update(func(l *allowlist.List) error {
-		removed = l.Revoke(opts.Command)
+		for _, c := range commands {
+			removed += l.Revoke(c)
+		}
 		if removed == 0 {
 			return allowlist.ErrUnchanged
 		}
@@ -74,16 +82,35 @@ func revokeRun(cmd *cobra.Command, opts *revokeOptions) error {
 		if removed > 1 {
 			noun = "entries"
 		}
-		fmt.Fprintf(ios.Out, "Removed %d allowlist %s for: %s\n", removed, noun, opts.Command)
-		fmt.Fprintf(ios.Out, "Allowlist: %s\n", store.Path)
+		fmt.Fprintf(ios.Out, "Removed %d allowlist %s for: %s\n", removed, noun, esc(opts.Command))
+		fmt.Fprintf(ios.Out, "Allowlist: %s\n", esc(store.Path))
 		fmt.Fprintln(ios.Out, "Note: agent processes already running keep the hooks they registered; restart them for this to apply.")
 	}
 	if removed == 0 {
 		// Naming the file helps when the wrong home or profile was used.
-		fmt.Fprintf(ios.ErrOut, "No allowlist entry found for command: %s\nAllowlist: %s\n", opts.Command, store.Path)
+		fmt.Fprintf(ios.ErrOut, "No allowlist entry found for command: %s\nAllowlist: %s\n", esc(opts.Command), esc(store.Path))
 		return SilentError
 	}
 	return nil
+}
+
+// revokeForms are the allowlist commands to revoke for cmd: cmd itself
+// and, when cmd is a command as written in the config (${API_TOKEN}
+// unexpanded), what it expands to, which is what the allowlist holds. A
+// config that cannot be read only loses the second form: revoking must
+// work without one.
+func revokeForms(f *Factory, cmd string) []string {
+	out := []string{cmd}
+	s, err := hooks.Load(f.request())
+	if err != nil {
+		return out
+	}
+	for _, spec := range s.Parsed.Specs {
+		if spec.Written == cmd && !slices.Contains(out, spec.Command) {
+			out = append(out, spec.Command)
+		}
+	}
+	return out
 }
 
 // exactArgs is cobra.ExactArgs with a message saying what is missing.

@@ -4,8 +4,62 @@
 package cli
 
 import (
+	"context"
+	"errors"
+	"strconv"
+	"strings"
+
 	"github.com/spf13/cobra"
 )
+
+// Execute runs the command tree on args and returns its error marked with
+// the command that failed and whether it was asked for JSON, for
+// HandleError. An error that comes with the context's end (Ctrl-C,
+// SIGTERM) is CancelError.
+func Execute(ctx context.Context, root *cobra.Command, args []string) error {
+	root.SetArgs(args)
+	cmd, err := root.ExecuteContextC(ctx)
+	if err == nil {
+		return nil
+	}
+	var reported *reportedError
+	if ctx.Err() != nil && !errors.Is(err, CancelError) && !errors.As(err, &reported) {
+		err = CancelError
+	}
+	if cmd == nil {
+		cmd = root
+	}
+	var fe *flagError
+	return &invocationError{err: err, path: cmd.CommandPath(), json: wantsJSON(cmd, args, !errors.As(err, &fe))}
+}
+
+// flagError is a usage error found while parsing flags: the flags after it
+// were not read.
+type flagError struct{ *UsageError }
+
+func (e *flagError) Unwrap() error { return e.UsageError }
+
+// wantsJSON reports whether the command was given --json: as parsed when
+// its flags were, else as written (a bad flag stops the parsing before
+// --json may be reached).
+func wantsJSON(cmd *cobra.Command, args []string, parsed bool) bool {
+	if fl := cmd.Flags().Lookup("json"); parsed || fl != nil && fl.Changed {
+		return fl != nil && fl.Value.String() == "true"
+	}
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		if a == "--json" {
+			return true
+		}
+		if v, ok := strings.CutPrefix(a, "--json="); ok {
+			b, err := strconv.ParseBool(v)
+			return err == nil && b
+		}
+	}
+	return false
+}
 
 // NewRootCmd builds `hermes` and its command tree.
 func NewRootCmd(f *Factory) *cobra.Command {
@@ -22,6 +76,14 @@ func NewRootCmd(f *Factory) *cobra.Command {
 			if noColor, _ := cmd.Flags().GetBool("no-color"); noColor {
 				f.IO.SetNoColor(true)
 			}
+			if f.LockTimeout <= 0 {
+				return usageErrorf("--lock-timeout must be positive, got %s", f.LockTimeout)
+			}
+			// A prompt must give way to Ctrl-C or SIGTERM sent from outside
+			// (survey's raw mode only sees the keys).
+			if p, ok := f.Prompter.(interface{ SetContext(context.Context) }); ok {
+				p.SetContext(cmd.Context())
+			}
 			return nil
 		},
 	}
@@ -29,7 +91,7 @@ func NewRootCmd(f *Factory) *cobra.Command {
 	root.SetOut(f.IO.Out)
 	root.SetErr(f.IO.ErrOut)
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
-		return &UsageError{msg: err.Error()}
+		return &flagError{&UsageError{msg: err.Error()}}
 	})
 
 	pf := root.PersistentFlags()
@@ -38,7 +100,9 @@ func NewRootCmd(f *Factory) *cobra.Command {
 	pf.String("config", "", "config `FILE` (default: <home>/config.yaml, else <home>/cli-config.yaml)")
 	pf.Bool("accept-hooks", false, "approve unseen shell hooks without asking (recorded in the allowlist)")
 	pf.Bool("no-color", false, "no colour in the output (also NO_COLOR)")
-	pf.Bool("verbose", false, "say more about what is done")
+	pf.BoolP("verbose", "v", false, "say more about what is done")
+	pf.Var(newSecondsValue(&f.LockTimeout, f.lockTimeoutDefault()), "lock-timeout",
+		"give up waiting for the allowlist lock after `DURATION` (seconds, or 30s, 1m)")
 	_ = f.Settings.BindPFlags(pf)
 
 	root.SetHelpTemplate(root.HelpTemplate() + "\n" + exitCodeTable + "\n")
@@ -52,7 +116,7 @@ func newCmdVersion(f *Factory) *cobra.Command {
 	return &cobra.Command{
 		Use:   "version",
 		Short: "Print the version of hermes",
-		Args:  cobra.NoArgs,
+		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			_, err := f.IO.Out.Write([]byte("hermes " + Version + "\n"))
 			return err
@@ -64,7 +128,7 @@ func newCmdCompletion(f *Factory) *cobra.Command {
 	return &cobra.Command{
 		Use:       "completion bash|zsh|fish",
 		Short:     "Print a shell completion script",
-		Args:      cobra.ExactArgs(1),
+		Args:      exactArgs(1, "a shell: bash, zsh or fish"),
 		ValidArgs: []string{"bash", "zsh", "fish"},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			root := cmd.Root()

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -140,5 +141,103 @@ func TestCompleteCommandsAndEvents(t *testing.T) {
 	h.run("__complete", "hooks", "test", "agent:")
 	if got, want := h.out.String(), "agent:end\nagent:start\nagent:step\n:4\n"; got != want {
 		t.Errorf("gateway completions = %q, want %q", got, want)
+	}
+}
+
+// A command given --json answers a failure with {"error": {"code",
+// "message"}} on stdout, whatever the failure; the human message stays on
+// stderr. A failure whose document was already printed adds nothing.
+func TestErrorsUnderJSON(t *testing.T) {
+	h := newHarness(t)
+	tests := []struct {
+		args    []string
+		code    int
+		message string // "" = nothing on stdout
+	}{
+		{[]string{"hooks", "list", "--json", "extra"}, ExitUsage, `hermes hooks list takes no arguments (got ["extra"])`},
+		{[]string{"hooks", "list", "--bogus", "--json"}, ExitUsage, "unknown flag: --bogus"},
+		{[]string{"hooks", "test", "nope", "--json"}, ExitUsage, `Unknown event: "nope" (see 'hermes hooks events' for the list)`},
+		{[]string{"hooks", "test", "pre_tool_call", "--json", "--payload", "{}", "--payload-file", "x"}, ExitUsage,
+			"--payload and --payload-file cannot be used together; give one"},
+		{[]string{"hooks", "revoke", "--json=true"}, ExitUsage, "hermes hooks revoke needs a command (the exact string from the config) (got 0 argument(s))"},
+		{[]string{"hooks", "revoke", "--json=false"}, ExitUsage, ""},
+		{[]string{"hooks", "list", "extra"}, ExitUsage, ""},
+		// Already reported: revoke --json printed its document.
+		{[]string{"hooks", "revoke", "nothing-approved", "--json"}, ExitFailed, ""},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			if code := h.run(tt.args...); code != tt.code {
+				t.Fatalf("exit %d, want %d; stderr %s", code, tt.code, h.err)
+			}
+			if h.err.Len() == 0 {
+				t.Error("nothing on stderr")
+			}
+			if tt.message == "" {
+				if strings.Contains(h.out.String(), `"error"`) {
+					t.Errorf("stdout = %s, want no error object", h.out)
+				}
+				return
+			}
+			var doc struct {
+				Error struct {
+					Code    int    `json:"code"`
+					Message string `json:"message"`
+				} `json:"error"`
+			}
+			if err := json.Unmarshal(h.out.Bytes(), &doc); err != nil {
+				t.Fatalf("stdout is not one JSON object: %v\n%s", err, h.out)
+			}
+			if doc.Error.Code != tt.code || doc.Error.Message != tt.message {
+				t.Errorf("error = %+v, want code %d, message %q", doc.Error, tt.code, tt.message)
+			}
+			if !strings.Contains(h.err.String(), tt.message) {
+				t.Errorf("stderr %q lacks the message", h.err)
+			}
+		})
+	}
+}
+
+func TestHandleErrorJSONKinds(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		err  error
+		code int
+		json bool
+	}{
+		{"usage", usageErrorf("bad"), ExitUsage, true},
+		{"config", &config.SyntaxError{Path: "/h/config.yaml", Line: 4, Msg: "bad"}, ExitUsage, true},
+		{"io", errors.New("cannot save the allowlist: disk full"), ExitFailed, true},
+		{"cancel", CancelError, ExitInterrupted, true},
+		{"cancel after the document", &reportedError{CancelError}, ExitInterrupted, false},
+		{"silent", SilentError, ExitFailed, false},
+		{"exit code", &ExitError{Code: ExitBlocked}, ExitBlocked, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			ios, _, out, _ := iostreams.Test()
+			err := &invocationError{err: tt.err, path: "hermes hooks list", json: true}
+			if got := HandleError(ios, err); got != tt.code {
+				t.Errorf("code %d, want %d", got, tt.code)
+			}
+			want := ""
+			if tt.json {
+				want = fmt.Sprintf("{\n  \"error\": {\n    \"code\": %d,\n    \"message\": %q\n  }\n}\n", tt.code, tt.err.Error())
+			}
+			if out.String() != want {
+				t.Errorf("stdout = %q, want %q", out, want)
+			}
+		})
+	}
+}
+
+// Once the flags are parsed, --json is what they say: a --json that is the
+// value of another flag is not asked for.
+func TestErrorsJSONOnlyWhenAsked(t *testing.T) {
+	h := newHarness(t)
+	if code := h.run("hooks", "test", "nope", "--payload", "--json"); code != ExitUsage {
+		t.Fatalf("exit %d: %s", code, h.err)
+	}
+	if h.out.Len() > 0 {
+		t.Errorf("stdout = %s, want nothing", h.out)
 	}
 }

@@ -74,15 +74,18 @@ type runEventJSON struct {
 }
 
 type firedShellJSON struct {
-	Kind           string        `json:"kind"`
-	Command        string        `json:"command"`
-	Status         string        `json:"status"`
-	SkipReason     *string       `json:"skip_reason"`
-	ExitCode       *int          `json:"exit_code"`
-	TimedOut       bool          `json:"timed_out"`
-	Error          *string       `json:"error"`
-	ElapsedSeconds float64       `json:"elapsed_seconds"`
-	Parsed         *hooks.Answer `json:"parsed"`
+	Kind string `json:"kind"`
+	commandJSON
+	Status         string  `json:"status"`
+	SkipReason     *string `json:"skip_reason"`
+	ExitCode       *int    `json:"exit_code"`
+	TimedOut       bool    `json:"timed_out"`
+	Error          *string `json:"error"`
+	ElapsedSeconds float64 `json:"elapsed_seconds"`
+	// What the hook printed; empty for a hook that did not run.
+	outputJSON
+	Parsed   *hooks.Answer `json:"parsed"`
+	Warnings []string      `json:"warnings"`
 }
 
 type webhookResultJSON struct {
@@ -142,9 +145,9 @@ func runEventRun(cmd *cobra.Command, opts *runEventOptions) error {
 					if err := writeJSON(ios.Out, runEventDocument(e, d, nil)); err != nil {
 						return err
 					}
-				} else {
-					renderDispatch(opts.f, e, d, nil)
+					return &reportedError{CancelError}
 				}
+				renderDispatch(opts.f, e, d, nil)
 			}
 			return CancelError
 		}
@@ -185,7 +188,7 @@ func runEventDocument(e *hooks.Engine, d *hooks.Dispatch, webhooks []webhookResu
 }
 
 func firedToJSON(r hooks.ShellRun) firedShellJSON {
-	j := firedShellJSON{Kind: "shell", Command: r.Hook.Command, Status: "fired"}
+	j := firedShellJSON{Kind: "shell", commandJSON: commandOf(r.Hook.Spec), Status: "fired", Warnings: nonNil(r.Eval.Warnings)}
 	if !r.Fired() {
 		// A fail-closed guard kept from running still blocks: its answer.
 		j.Status, j.SkipReason, j.Parsed = "skipped", nullableString(r.SkipReason), r.Eval.Answer
@@ -197,6 +200,7 @@ func firedToJSON(r hooks.ShellRun) firedShellJSON {
 	res := r.Result
 	j.ExitCode, j.TimedOut, j.Error = res.ExitCode, res.TimedOut, nullableString(res.Err)
 	j.ElapsedSeconds, j.Parsed = res.ElapsedSeconds(), r.Eval.Answer
+	j.outputJSON = outputJSON{res.Stdout, res.Stderr, res.StdoutTruncated, res.StderrTruncated}
 	return j
 }
 
@@ -205,7 +209,7 @@ func renderDispatch(f *Factory, e *hooks.Engine, d *hooks.Dispatch, webhooks []w
 	cs := f.IO.Colors()
 	printLocation(w, e.Loc)
 	if len(d.Runs) == 0 {
-		fmt.Fprintf(w, "\nNo shell hooks configured for event: %s\n", d.Event)
+		fmt.Fprintf(w, "\nNo shell hooks configured for event: %s\n", esc(d.Event))
 	} else {
 		fired := 0
 		for _, r := range d.Runs {
@@ -213,32 +217,32 @@ func renderDispatch(f *Factory, e *hooks.Engine, d *hooks.Dispatch, webhooks []w
 				fired++
 			}
 		}
-		fmt.Fprintf(w, "\nFiring %d hook(s) for event '%s':\n", fired, d.Event)
+		fmt.Fprintf(w, "\nFiring %d hook(s) for event '%s':\n", fired, esc(d.Event))
 		for _, r := range d.Runs {
 			if r.Fired() {
 				renderRun(w, cs, r, false)
 			} else {
-				fmt.Fprintf(w, "\n  %s skipped (%s)  %s\n", cs.Gray("-"), r.SkipReason, r.Hook.Command)
+				fmt.Fprintf(w, "\n  %s skipped (%s)  %s\n", cs.Gray("-"), esc(r.SkipReason), esc(r.Hook.Shown()))
 				if a := r.Eval.Answer; a != nil {
-					fmt.Fprintf(w, "    fail_closed: %s\n", a.Wire())
+					fmt.Fprintf(w, "    fail_closed: %s\n", esc(fmt.Sprint(a.Wire())))
 				}
 			}
 		}
 	}
 	for _, wh := range webhooks {
 		if wh.Error != nil {
-			fmt.Fprintf(w, "\n  %s webhook %s: %s (%d attempt(s))\n", cs.FailureIcon(), wh.URL, *wh.Error, wh.Attempts)
+			fmt.Fprintf(w, "\n  %s webhook %s: %s (%d attempt(s))\n", cs.FailureIcon(), esc(wh.URL), esc(*wh.Error), wh.Attempts)
 		} else if *wh.StatusCode >= 300 {
-			fmt.Fprintf(w, "\n  %s webhook %s: HTTP %d (%d attempt(s))\n", cs.FailureIcon(), wh.URL, *wh.StatusCode, wh.Attempts)
+			fmt.Fprintf(w, "\n  %s webhook %s: HTTP %d (%d attempt(s))\n", cs.FailureIcon(), esc(wh.URL), *wh.StatusCode, wh.Attempts)
 		} else {
-			fmt.Fprintf(w, "\n  %s webhook %s: HTTP %d (%d attempt(s))\n", cs.SuccessIcon(), wh.URL, *wh.StatusCode, wh.Attempts)
+			fmt.Fprintf(w, "\n  %s webhook %s: HTTP %d (%d attempt(s))\n", cs.SuccessIcon(), esc(wh.URL), *wh.StatusCode, wh.Attempts)
 		}
 	}
 	switch {
 	case d.Interrupted:
 		fmt.Fprintln(w, "\nInterrupted: the hook running was killed and the rest did not run.")
 	case d.Outcome != nil:
-		fmt.Fprintf(w, "\nOutcome: %s\n", d.Outcome.Object())
+		fmt.Fprintf(w, "\nOutcome: %s\n", esc(fmt.Sprint(d.Outcome.Object())))
 	default:
 		fmt.Fprintln(w, "\nOutcome: none (observer event)")
 	}
@@ -275,14 +279,14 @@ func consentFor(f *Factory, cmd *cobra.Command, e *hooks.Engine, localFlag bool)
 			return hooks.Grant{OK: ok, Via: allowlist.ViaPrompt, SHA256: sha}, err
 		}
 		cs := ios.ErrColors()
-		cmdText := shell.Quote(h.Command)
+		cmdText := esc(shell.Quote(h.Shown()))
 		switch reason := h.SkipReason(); {
 		case h.Blocked():
 			fmt.Fprintf(ios.ErrOut, "%s skipped %s hook %q: %s (%s).\n  Review the change with: hermes hooks diff %s\n  then re-approve with: hermes hooks accept %s --event %s --yes (or run with --accept-hooks, which records the new hash)\n",
-				cs.WarningIcon(), h.Event, h.Command, blockWords(reason), h.Script, cmdText, cmdText, h.Event)
+				cs.WarningIcon(), esc(h.Event), h.Shown(), esc(blockWords(reason)), esc(h.Script), cmdText, cmdText, esc(h.Event))
 		default:
 			fmt.Fprintf(ios.ErrOut, "%s skipped %s hook %q: not approved.\n  Approve it with 'hermes hooks accept', or let unseen hooks run with --accept-hooks, HERMES_ACCEPT_HOOKS=1 or hooks_auto_accept: true in the config.\n",
-				cs.WarningIcon(), h.Event, h.Command)
+				cs.WarningIcon(), esc(h.Event), h.Shown())
 		}
 		return hooks.Grant{}, nil
 	}
@@ -313,7 +317,7 @@ func warnAutoReapproval(f *Factory, s *hooks.Setup, h hooks.ShellHook, via strin
 		}
 	}
 	fmt.Fprintf(f.IO.ErrOut, "%s re-approving %s hook %q through %s: its script %s changed since approval (%s); review it with: hermes hooks diff %s\n",
-		f.IO.ErrColors().WarningIcon(), h.Event, h.Command, via, h.Script, change, shell.Quote(h.Command))
+		f.IO.ErrColors().WarningIcon(), esc(h.Event), h.Shown(), via, esc(h.Script), esc(change), esc(shell.Quote(h.Shown())))
 }
 
 func shortSHA(sha string) string {
@@ -339,7 +343,7 @@ func promptApproval(f *Factory, s *hooks.Setup, h hooks.ShellHook) (ok bool, sha
 		if h.Approved {
 			title = "Shell hook needs re-approval (" + blockWords(h.SkipReason()) + "):"
 		}
-		fmt.Fprintf(w, "\n%s\n  event:   %s\n  command: %s\n  script:  %s\n", title, h.Event, h.Command, orNone(h.Script))
+		fmt.Fprintf(w, "\n%s\n  event:   %s\n  command: %s\n  script:  %s\n", title, esc(h.Event), esc(h.Shown()), esc(orNone(h.Script)))
 		fmt.Fprint(w, renderShown(f, sh, "    "))
 		fmt.Fprintln(w, "Commands run with your full user credentials. Only approve commands you trust.")
 		ok, err := f.Prompter.Confirm("Allow this hook to run?", "", false)
@@ -367,9 +371,9 @@ func renderShown(f *Factory, sh hooks.Shown, indentBy string) string {
 		b.WriteString(indent(colorDiff(f.IO.Colors(), sh.Diff.Unified), indentBy) + "\n")
 	case sh.Hook.Approved:
 		b.WriteString(indentBy[:2] + "What changed since approval:\n")
-		b.WriteString(indentBy + "(" + sh.DiffErr.Error() + ")\n")
+		b.WriteString(indentBy + "(" + esc(sh.DiffErr.Error()) + ")\n")
 	case sh.Fingerprint.Err != nil:
-		fmt.Fprintf(&b, "%s(the script cannot be read: %v)\n", indentBy[:2], sh.Fingerprint.Err)
+		fmt.Fprintf(&b, "%s(the script cannot be read: %s)\n", indentBy[:2], esc(sh.Fingerprint.Err.Error()))
 	default:
 		fmt.Fprintf(&b, "%ssha256:  %s\n", indentBy[:2], sh.SHA256())
 		lines, total, ok := sh.Head(promptScriptLines)
@@ -378,10 +382,12 @@ func renderShown(f *Factory, sh hooks.Shown, indentBy string) string {
 			break
 		}
 		for _, l := range lines {
-			b.WriteString(indentBy + "│ " + strings.TrimSuffix(l, "\n") + "\n")
+			// Each line escaped: a \r or an escape sequence in the script
+			// must not rewrite what the person reads (SPEC §13 rule 9).
+			b.WriteString(indentBy + "│ " + esc(strings.TrimSuffix(l, "\n")) + "\n")
 		}
 		if total > len(lines) {
-			fmt.Fprintf(&b, "%s… %d more line(s): see them all with: hermes hooks accept %s --show\n", indentBy, total-len(lines), shell.Quote(sh.Hook.Command))
+			fmt.Fprintf(&b, "%s… %d more line(s): see them all with: hermes hooks accept %s --show\n", indentBy, total-len(lines), esc(shell.Quote(sh.Hook.Shown())))
 		}
 	}
 	return b.String()

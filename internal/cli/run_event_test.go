@@ -185,7 +185,8 @@ func TestRunEventJSONKeys(t *testing.T) {
 		Hooks []json.RawMessage `json:"hooks"`
 	}
 	_ = json.Unmarshal(h.out.Bytes(), &out)
-	wantHook := []string{"kind", "command", "status", "skip_reason", "exit_code", "timed_out", "error", "elapsed_seconds", "parsed"}
+	wantHook := []string{"kind", "command", "status", "skip_reason", "exit_code", "timed_out", "error", "elapsed_seconds",
+		"stdout", "stderr", "stdout_truncated", "stderr_truncated", "parsed", "warnings"}
 	if len(out.Hooks) != 1 {
 		t.Fatalf("%d hooks", len(out.Hooks))
 	}

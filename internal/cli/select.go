@@ -31,7 +31,7 @@ func (s *selectFlags) register(cmd *cobra.Command, f *Factory) {
 // refuseGateway refuses --only and --skip on a gateway event: they name shell hooks.
 func (s *selectFlags) refuseGateway(event string) error {
 	if hooks.IsGatewayEvent(event) && len(s.Only)+len(s.Skip) > 0 {
-		return usageErrorf("--only and --skip choose shell hooks by command; %s is a gateway event, whose hooks have none", event)
+		return usageErrorf("--only and --skip choose shell hooks by command; %q is a gateway event, whose hooks have none", event)
 	}
 	return nil
 }
@@ -51,9 +51,9 @@ func (s *selectFlags) check(hs []hooks.ShellHook, scope string) error {
 	var known []string
 	seen := map[string]bool{}
 	for _, h := range hs {
-		if !seen[h.Command] {
-			seen[h.Command] = true
-			known = append(known, fmt.Sprintf("%q", h.Command))
+		if c := h.Shown(); !seen[c] {
+			seen[c] = true
+			known = append(known, fmt.Sprintf("%q", c))
 		}
 	}
 	list := "none"

@@ -131,18 +131,27 @@ type testJSON struct {
 }
 
 type shellResultJSON struct {
-	Kind            string        `json:"kind"`
-	Command         string        `json:"command"`
-	Approved        bool          `json:"approved"`
-	ExitCode        *int          `json:"exit_code"`
-	TimedOut        bool          `json:"timed_out"`
-	Error           *string       `json:"error"`
-	ElapsedSeconds  float64       `json:"elapsed_seconds"`
-	Stdout          string        `json:"stdout"`
-	Stderr          string        `json:"stderr"`
-	StdoutTruncated bool          `json:"stdout_truncated"`
-	StderrTruncated bool          `json:"stderr_truncated"`
-	Parsed          *hooks.Answer `json:"parsed"`
+	Kind string `json:"kind"`
+	commandJSON
+	Approved       bool    `json:"approved"`
+	ExitCode       *int    `json:"exit_code"`
+	TimedOut       bool    `json:"timed_out"`
+	Error          *string `json:"error"`
+	ElapsedSeconds float64 `json:"elapsed_seconds"`
+	outputJSON
+	Parsed *hooks.Answer `json:"parsed"`
+	// Warnings are what evaluating the answer found worth saying (exited
+	// 1, stdout not valid JSON…), as the human output shows them.
+	Warnings []string `json:"warnings"`
+}
+
+// outputJSON is what a hook printed, as captured (up to 1 MiB a stream),
+// in every --json result of a run: test and run-event, shell and gateway.
+type outputJSON struct {
+	Stdout          string `json:"stdout"`
+	Stderr          string `json:"stderr"`
+	StdoutTruncated bool   `json:"stdout_truncated"`
+	StderrTruncated bool   `json:"stderr_truncated"`
 }
 
 func testRun(cmd *cobra.Command, opts *testOptions) error {
@@ -189,13 +198,13 @@ func testRun(cmd *cobra.Command, opts *testOptions) error {
 	printLocation(w, e.Loc)
 	if len(selected) == 0 {
 		if !opts.selection().Empty() {
-			fmt.Fprintf(w, "\nNo shell hooks of event '%s' left to fire after --only/--skip\n", ev.Name)
+			fmt.Fprintf(w, "\nNo shell hooks of event '%s' left to fire after --only/--skip\n", esc(ev.Name))
 		} else {
 			fmt.Fprintf(w, "\n%s\n", noHooksLine(ev.Name, opts.ForTool))
 		}
 		return nil
 	}
-	fmt.Fprintf(w, "\nFiring %d hook(s) for event '%s':\n", len(runs), ev.Name)
+	fmt.Fprintf(w, "\nFiring %d hook(s) for event '%s':\n", len(runs), esc(ev.Name))
 	for _, r := range runs {
 		renderRun(w, ios.Colors(), r, true)
 	}
@@ -204,10 +213,10 @@ func testRun(cmd *cobra.Command, opts *testOptions) error {
 
 func shellResultToJSON(r hooks.ShellRun) shellResultJSON {
 	res := r.Result
-	return shellResultJSON{Kind: "shell", Command: r.Hook.Command, Approved: r.Hook.Approved,
+	return shellResultJSON{Kind: "shell", commandJSON: commandOf(r.Hook.Spec), Approved: r.Hook.Approved,
 		ExitCode: res.ExitCode, TimedOut: res.TimedOut, Error: nullableString(res.Err),
-		ElapsedSeconds: res.ElapsedSeconds(), Stdout: res.Stdout, Stderr: res.Stderr,
-		StdoutTruncated: res.StdoutTruncated, StderrTruncated: res.StderrTruncated, Parsed: r.Eval.Answer}
+		ElapsedSeconds: res.ElapsedSeconds(), outputJSON: outputJSON{res.Stdout, res.Stderr, res.StdoutTruncated, res.StderrTruncated},
+		Parsed: r.Eval.Answer, Warnings: nonNil(r.Eval.Warnings)}
 }
 
 // renderRun prints one hook's run the way the agent's `hooks test` does.
@@ -220,7 +229,7 @@ func renderRun(w io.Writer, cs iostreams.Palette, r hooks.ShellRun, showApproval
 			state = cs.FailureIcon() + " not allowlisted (run because test was asked to)  "
 		}
 	}
-	fmt.Fprintf(w, "\n  %s%s\n", state, cs.Bold(h.Command))
+	fmt.Fprintf(w, "\n  %s%s\n", state, cs.Bold(esc(h.Shown())))
 	res := r.Result
 	exit := "none"
 	if res.ExitCode != nil {
@@ -231,25 +240,27 @@ func renderRun(w io.Writer, cs iostreams.Palette, r hooks.ShellRun, showApproval
 		fmt.Fprintf(w, "    %s timed out after %ds\n", cs.FailureIcon(), h.Timeout)
 	}
 	if res.Err != "" && !res.TimedOut {
-		fmt.Fprintf(w, "    %s error: %s\n", cs.FailureIcon(), res.Err)
+		fmt.Fprintf(w, "    %s error: %s\n", cs.FailureIcon(), esc(res.Err))
 	}
 	if res.Stdout != "" {
-		fmt.Fprintf(w, "    stdout:\n%s\n", indent(cut(res.Stdout, 400), "      "))
+		fmt.Fprintf(w, "    stdout:\n%s\n", indent(escText(cut(res.Stdout, 400)), "      "))
 	}
 	if res.StdoutTruncated {
 		fmt.Fprintln(w, "      (stdout was longer than 1 MiB: truncated)")
 	}
 	if res.Stderr != "" {
-		fmt.Fprintf(w, "    stderr:\n%s\n", indent(cut(res.Stderr, 400), "      "))
+		fmt.Fprintf(w, "    stderr:\n%s\n", indent(escText(cut(res.Stderr, 400)), "      "))
 	}
 	if res.StderrTruncated {
 		fmt.Fprintln(w, "      (stderr was longer than 1 MiB: truncated)")
 	}
 	for _, warn := range r.Eval.Warnings {
-		fmt.Fprintf(w, "    %s %s\n", cs.WarningIcon(), warn)
+		fmt.Fprintf(w, "    %s %s\n", cs.WarningIcon(), esc(warn))
 	}
 	if a := r.Eval.Answer; a != nil {
-		fmt.Fprintf(w, "    parsed (Hermes wire shape): %s\n", a.Wire())
+		// JSON escapes C0 controls but leaves C1, bidi and zero-width
+		// characters as they are.
+		fmt.Fprintf(w, "    parsed (Hermes wire shape): %s\n", esc(fmt.Sprint(a.Wire())))
 	} else {
 		fmt.Fprintln(w, "    parsed: nothing (the hook contributed nothing)")
 	}
@@ -267,8 +278,9 @@ type dryRunJSON struct {
 }
 
 type dryHookJSON struct {
-	Kind     string   `json:"kind"`
-	Command  string   `json:"command"`
+	Kind string `json:"kind"`
+	commandJSON
+	// Argv is null when a secret went into the command.
 	Argv     []string `json:"argv"`
 	Approved bool     `json:"approved"`
 	Timeout  int      `json:"timeout"`
@@ -279,7 +291,11 @@ func dryRun(ios *iostreams.IOStreams, e *hooks.Engine, event, tool string, wire 
 		out := dryRunJSON{whereJSON: where(e.Loc), Event: event,
 			DryRun: true, Payload: wire, Hooks: []dryHookJSON{}, Diagnostics: e.Diagnostics()}
 		for _, h := range hs {
-			out.Hooks = append(out.Hooks, dryHookJSON{"shell", h.Command, nonNil(h.Argv), h.Approved, h.Timeout})
+			argv := nonNil(h.Argv)
+			if h.HasSecret() {
+				argv = nil
+			}
+			out.Hooks = append(out.Hooks, dryHookJSON{"shell", commandOf(h.Spec), argv, h.Approved, h.Timeout})
 		}
 		return writeJSON(ios.Out, out)
 	}
@@ -289,25 +305,25 @@ func dryRun(ios *iostreams.IOStreams, e *hooks.Engine, event, tool string, wire 
 	if len(hs) == 0 {
 		fmt.Fprintf(w, "\n%s\n", noHooksLine(event, tool))
 	} else {
-		fmt.Fprintf(w, "\nWould fire %d hook(s) for event '%s' (dry run: nothing runs):\n", len(hs), event)
+		fmt.Fprintf(w, "\nWould fire %d hook(s) for event '%s' (dry run: nothing runs):\n", len(hs), esc(event))
 		for _, h := range hs {
 			state := cs.SuccessIcon() + " allowed"
 			if !h.Approved {
 				state = cs.FailureIcon() + " not allowlisted"
 			}
-			fmt.Fprintf(w, "  %s  %s  (timeout %ds)\n", state, h.Command, h.Timeout)
+			fmt.Fprintf(w, "  %s  %s  (timeout %ds)\n", state, esc(h.Shown()), h.Timeout)
 		}
 	}
-	fmt.Fprintf(w, "\nstdin:\n%s\n", hooks.WireBytes(wire))
+	fmt.Fprintf(w, "\nstdin:\n%s\n", esc(string(hooks.WireBytes(wire))))
 	return nil
 }
 
 // noHooksLine says that no hook of event runs, in the agent's words; with
 // --for-tool it names the filter, which may be why.
 func noHooksLine(event, tool string) string {
-	msg := "No shell hooks configured for event: " + event
+	msg := "No shell hooks configured for event: " + esc(event)
 	if tool != "" {
-		msg += " (with matcher filter --for-tool=" + tool + ")"
+		msg += " (with matcher filter --for-tool=" + esc(tool) + ")"
 	}
 	return msg
 }

@@ -124,22 +124,22 @@ func casesToJSON(e *hooks.Engine, file string, results []cases.Result, failed in
 func renderCases(opts *testOptions, e *hooks.Engine, results []cases.Result, failed int) {
 	w, cs := opts.f.IO.Out, opts.f.IO.Colors()
 	printLocation(w, e.Loc)
-	fmt.Fprintf(w, "Cases: %s\n\n", opts.Cases)
+	fmt.Fprintf(w, "Cases: %s\n\n", esc(opts.Cases))
 	for _, r := range results {
 		if r.Passed() {
-			fmt.Fprintf(w, "%s %s\n", cs.SuccessIcon(), r.Case.Name)
+			fmt.Fprintf(w, "%s %s\n", cs.SuccessIcon(), esc(r.Case.Name))
 			continue
 		}
-		fmt.Fprintf(w, "%s %s  (%s, line %d)\n", cs.FailureIcon(), cs.Bold(r.Case.Name), r.Case.Event, r.Case.Line)
+		fmt.Fprintf(w, "%s %s  (%s, line %d)\n", cs.FailureIcon(), cs.Bold(esc(r.Case.Name)), esc(r.Case.Event), r.Case.Line)
 		for _, f := range r.Failures {
-			fmt.Fprintf(w, "    %s\n", f)
+			fmt.Fprintf(w, "    %s\n", esc(f))
 		}
 		lines := r.HookLines()
 		if len(lines) == 0 {
-			fmt.Fprintf(w, "    no %s hook is configured\n", r.Case.Event)
+			fmt.Fprintf(w, "    no %s hook is configured\n", esc(r.Case.Event))
 		}
 		for _, l := range lines {
-			fmt.Fprintf(w, "    %s %s\n", cs.Gray("hook"), l)
+			fmt.Fprintf(w, "    %s %s\n", cs.Gray("hook"), esc(l))
 		}
 	}
 	noun := "cases"

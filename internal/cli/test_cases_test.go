@@ -28,7 +28,7 @@ func TestNewCmdTestCasesArgs(t *testing.T) {
 		{args: []string{"--cases", "c.yaml", "--payload-file", "p.json"}, wantErr: "--payload-file cannot be used with --cases"},
 		{args: []string{"--cases", " "}, wantErr: "--cases is empty"},
 		{args: []string{"pre_tool_call", "--junit", "x.xml"}, wantErr: "give --cases FILE too"},
-		{args: []string{"agent:start", "--skip", "x"}, wantErr: "agent:start is a gateway event"},
+		{args: []string{"agent:start", "--skip", "x"}, wantErr: `"agent:start" is a gateway event`},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {

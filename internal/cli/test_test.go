@@ -189,7 +189,7 @@ func TestTestRunErrors(t *testing.T) {
 		nothing  bool
 		warnings string
 	}{
-		{[]string{"pre_tol_call"}, 2, `Unknown event: pre_tol_call — did you mean "pre_tool_call"?`, true, ""},
+		{[]string{"pre_tol_call"}, 2, `Unknown event: "pre_tol_call" — did you mean "pre_tool_call"?`, true, ""},
 		{[]string{"pre_tool_call", "--payload-file", "/nonexistent/p.json"}, 2, "payload file /nonexistent/p.json cannot be read", true, ""},
 		{[]string{"pre_tool_call", "--payload", "{"}, 2, "payload from --payload is not valid JSON", true, ""},
 		{[]string{"pre_tool_call", "--payload", "[1]"}, 0, "", false, "payload from --payload is a list, not an object: ignored"},

@@ -37,7 +37,7 @@ func watchRun(cmd *cobra.Command, f *Factory, extra []string, round func() error
 		// change like any other.
 		paths := watchPaths(f, extra)
 		if err := w.Set(paths); err != nil {
-			fmt.Fprintf(ios.ErrOut, "%s %v\n", cs.WarningIcon(), err)
+			fmt.Fprintf(ios.ErrOut, "%s %s\n", cs.WarningIcon(), escText(err.Error()))
 		}
 		err := round()
 		if ctx.Err() != nil || errors.Is(err, CancelError) {
@@ -47,7 +47,7 @@ func watchRun(cmd *cobra.Command, f *Factory, extra []string, round func() error
 		switch {
 		case err == nil, errors.Is(err, SilentError), errors.As(err, &exitErr):
 		default:
-			fmt.Fprintf(ios.ErrOut, "%s %v\n", cs.FailureIcon(), err)
+			fmt.Fprintf(ios.ErrOut, "%s %s\n", cs.FailureIcon(), escText(err.Error()))
 		}
 		fmt.Fprintf(ios.ErrOut, "\nWatching %d file(s) for changes (Ctrl-C to stop)…\n", len(paths))
 		changed, err := w.Wait(ctx, watchQuiet)
@@ -57,7 +57,7 @@ func watchRun(cmd *cobra.Command, f *Factory, extra []string, round func() error
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(ios.ErrOut, "\n%s changed: running again\n\n", changed)
+		fmt.Fprintf(ios.ErrOut, "\n%s changed: running again\n\n", esc(changed))
 	}
 }
 

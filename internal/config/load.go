@@ -5,13 +5,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/hermes-hooks/hermes/internal/regfile"
 )
 
 // Settings are the config keys this tool reads besides the hooks block.
@@ -36,6 +38,42 @@ type File struct {
 	Hooks        *yaml.Node
 	HooksKeyLine int
 	Diagnostics  []Diagnostic
+	// Expansions records, for each string value that held ${VAR}, what was
+	// written before expansion: reports show a command as written, so a
+	// secret passed in through the environment is not printed (SPEC §13
+	// rule 11).
+	Expansions map[*yaml.Node]Expansion
+}
+
+// Expansion is a string value as written in the file and the variables
+// expanded into it.
+type Expansion struct {
+	Written string
+	Vars    []string
+}
+
+// SecretVars are the variables expanded into the value whose name says
+// they hold a secret.
+func (x Expansion) SecretVars() []string {
+	var out []string
+	for _, v := range x.Vars {
+		if IsSecretName(v) && !slices.Contains(out, v) {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// IsSecretName reports whether a variable name suggests a secret: it
+// contains TOKEN, SECRET, KEY, PASSWORD or PASS (any case).
+func IsSecretName(name string) bool {
+	up := strings.ToUpper(name)
+	for _, word := range []string{"TOKEN", "SECRET", "KEY", "PASS"} { // PASS covers PASSWORD
+		if strings.Contains(up, word) {
+			return true
+		}
+	}
+	return false
 }
 
 // SyntaxError is a config file that is not valid YAML.
@@ -71,7 +109,11 @@ func Load(path string, env Env) (*File, error) {
 	if path == "" {
 		return f, nil
 	}
-	data, err := os.ReadFile(path)
+	data, err := regfile.ReadFile(path)
+	var nr *regfile.NotRegularError
+	if errors.As(err, &nr) { // replaced since Locate looked
+		return nil, &FileError{What: "config file", Path: path, Err: errors.New("it is " + nr.Kind + ", not a regular file")}
+	}
 	if err != nil {
 		return nil, fmt.Errorf("reading config file: %w", err)
 	}
@@ -94,7 +136,8 @@ func Load(path string, env Env) (*File, error) {
 		env = MapEnv(nil)
 	}
 	root := Deref(doc)
-	expandEnv(root, env, map[*yaml.Node]bool{})
+	f.Expansions = map[*yaml.Node]Expansion{}
+	expandEnv(root, env, map[*yaml.Node]bool{}, f.Expansions)
 	switch v := Resolve(root); v.Kind {
 	case KindNull:
 		return f, nil
@@ -159,11 +202,25 @@ func (f *File) extraEvents(p Pair) {
 			f.warn(path, item.Line, "blank event name; skipped")
 		case strings.Contains(name, ":"):
 			f.warn(path, item.Line, fmt.Sprintf("%q is a gateway event name (it contains ':'); extra events are shell events; skipped", name))
+		case name == HooksOutboundKey || name == HooksOutputSpillKey:
+			f.warn(path, item.Line, fmt.Sprintf("%q is a reserved key of the hooks: block, not an event (hooks.%s is not a list of hooks); skipped", name, name))
+		case !eventName().MatchString(name):
+			f.warn(path, item.Line, fmt.Sprintf("%q is not an event name: use letters, digits and _ (not starting with a digit), like the agent's events; skipped", name))
 		default:
 			f.Settings.ExtraEvents = append(f.Settings.ExtraEvents, name)
 		}
 	}
 }
+
+// Keys of the hooks: block that are not events (SPEC §2.1).
+const (
+	HooksOutboundKey    = "outbound"
+	HooksOutputSpillKey = "output_spill"
+)
+
+// eventName is what a shell event name looks like: an identifier, as
+// every event of the agent is.
+var eventName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`) })
 
 var yamlLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^yaml: line (\d+): (.*)$`) })
 
@@ -260,7 +317,7 @@ var envRef = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\
 // expandEnv replaces ${VAR} and ${env:VAR} in string values, in place, so
 // that line numbers survive. A value that was a string stays one even when
 // the result looks like a number: the agent expands after parsing.
-func expandEnv(n *yaml.Node, env Env, seen map[*yaml.Node]bool) {
+func expandEnv(n *yaml.Node, env Env, seen map[*yaml.Node]bool, written map[*yaml.Node]Expansion) {
 	if n == nil || seen[n] {
 		return
 	}
@@ -268,20 +325,26 @@ func expandEnv(n *yaml.Node, env Env, seen map[*yaml.Node]bool) {
 	switch n.Kind {
 	case yaml.DocumentNode, yaml.SequenceNode:
 		for _, c := range n.Content {
-			expandEnv(c, env, seen)
+			expandEnv(c, env, seen, written)
 		}
 	case yaml.MappingNode:
 		for i := 1; i < len(n.Content); i += 2 {
-			expandEnv(n.Content[i], env, seen)
+			expandEnv(n.Content[i], env, seen, written)
 		}
 	case yaml.ScalarNode:
 		if !strings.Contains(n.Value, "${") || Resolve(n).Kind != KindString {
 			return
 		}
+		x := Expansion{Written: n.Value}
 		n.Value = envRef().ReplaceAllStringFunc(n.Value, func(ref string) string {
-			v, _ := env(envRef().FindStringSubmatch(ref)[1])
+			name := envRef().FindStringSubmatch(ref)[1]
+			x.Vars = append(x.Vars, name)
+			v, _ := env(name)
 			return v
 		})
+		if len(x.Vars) > 0 {
+			written[n] = x
+		}
 		n.Tag, n.Style = "!!str", n.Style|yaml.TaggedStyle
 	}
 }

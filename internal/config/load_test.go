@@ -243,6 +243,12 @@ func TestLoadSettings(t *testing.T) {
 			diags: []string{"hooks_extra_events[0]@2: must be a string, got 3",
 				"hooks_extra_events[1]@3: blank event name",
 				`hooks_extra_events[2]@4: "agent:start" is a gateway event name`}},
+		{yaml: "hooks_extra_events:\n  - bad name!\n  - outbound\n  - output_spill\n  - 9lives\n  - _ok9",
+			want: Settings{PinScripts: true, AuditLog: true, StrictModes: true, ExtraEvents: []string{"_ok9"}},
+			diags: []string{`hooks_extra_events[0]@2: "bad name!" is not an event name`,
+				`hooks_extra_events[1]@3: "outbound" is a reserved key of the hooks: block, not an event`,
+				`hooks_extra_events[2]@4: "output_spill" is a reserved key of the hooks: block, not an event`,
+				`hooks_extra_events[3]@5: "9lives" is not an event name`}},
 	}
 	for _, tt := range tests {
 		f, err := Load(writeConfig(t, tt.yaml), MapEnv(map[string]string{"AUTO": "true"}))

@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/hermes-hooks/hermes/internal/regfile"
 )
 
 // Env looks up an environment variable: os.LookupEnv in production, a map
@@ -56,6 +58,40 @@ type Location struct {
 	Profile    string   // "default" outside profiles
 	ConfigPath string   // "" when no config file was found
 	Searched   []string // config paths looked at, in order
+	// HomeSource names what chose Home when it was named explicitly
+	// ("--home", "HERMES_HOME", "--profile"); "" for ~/.hermes and the
+	// active_profile file, which hermes may create on demand.
+	HomeSource string
+}
+
+// HomeMissingError says a HERMES_HOME named explicitly does not exist: a
+// typo must not create a new home (SPEC §13 rule 16). The CLI maps it to
+// exit code 2.
+type HomeMissingError struct {
+	Path   string
+	Source string
+	NotDir bool // it exists but is not a folder
+}
+
+func (e *HomeMissingError) Error() string {
+	if e.NotDir {
+		return fmt.Sprintf("HERMES_HOME %s is not a folder (named by %s): check the path; nothing was written", e.Path, e.Source)
+	}
+	return fmt.Sprintf("HERMES_HOME %s does not exist (named by %s), and a home named explicitly is never created: check the path, or create it first (mkdir -p %s); nothing was written",
+		e.Path, e.Source, e.Path)
+}
+
+// CheckWritable is called before anything is written into Home: a home
+// named explicitly must exist (a folder); ~/.hermes is created on demand.
+func (loc *Location) CheckWritable() error {
+	if loc.HomeSource == "" {
+		return nil
+	}
+	fi, err := os.Stat(loc.Home)
+	if err != nil || !fi.IsDir() {
+		return &HomeMissingError{Path: loc.Home, Source: loc.HomeSource, NotDir: err == nil}
+	}
+	return nil
 }
 
 // ProfileError says a selected profile cannot be used. The CLI maps it to
@@ -91,6 +127,29 @@ func (e *ConfigNotFoundError) Error() string {
 
 func (e *ConfigNotFoundError) Unwrap() error { return e.Err }
 
+// FileError says an input file exists but cannot be used: a config, a
+// HOOK.yaml or a payload file that is a FIFO, a socket, a device or a
+// directory (SPEC §13 rule 13). The CLI maps it to exit code 2.
+type FileError struct {
+	What string // "config file", "HOOK.yaml", "payload file"
+	Path string
+	Err  error
+}
+
+func (e *FileError) Error() string {
+	return fmt.Sprintf("%s %s cannot be used: %v", e.What, e.Path, e.Err)
+}
+
+func (e *FileError) Unwrap() error { return e.Err }
+
+// notRegular is a FileError when fi is not a regular file, else nil.
+func notRegular(what, path string, fi fs.FileInfo) error {
+	if fi.Mode().IsRegular() {
+		return nil
+	}
+	return &FileError{What: what, Path: path, Err: errors.New("it is " + regfile.Kind(fi.Mode()) + ", not a regular file")}
+}
+
 // Locate resolves the root, the profile, HERMES_HOME and the config file
 // (SPEC §1). It only reads the file system.
 func Locate(r Request) (*Location, error) {
@@ -104,8 +163,10 @@ func Locate(r Request) (*Location, error) {
 	switch envHome, _ := env("HERMES_HOME"); {
 	case r.HomeFlag != "":
 		loc.Root = expandTilde(r.HomeFlag, r.UserHome)
+		loc.HomeSource = "--home"
 	case strings.TrimSpace(envHome) != "":
 		loc.Root = filepath.Clean(envHome)
+		loc.HomeSource = "HERMES_HOME"
 	default:
 		explicitRoot = false
 		if r.UserHome == "" {
@@ -130,6 +191,9 @@ func Locate(r Request) (*Location, error) {
 			return nil, err
 		}
 		loc.Home, loc.Profile = home, name
+		if source == "--profile" {
+			loc.HomeSource = source
+		}
 	}
 
 	if err := loc.findConfig(r); err != nil {
@@ -141,7 +205,7 @@ func Locate(r Request) (*Location, error) {
 // activeProfile reads <root>/active_profile; "" means the root itself.
 func activeProfile(root string) (name, source string, err error) {
 	path := filepath.Join(root, "active_profile")
-	data, err := os.ReadFile(path)
+	data, err := regfile.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", "", nil
 	}
@@ -170,8 +234,8 @@ func (loc *Location) findConfig(r Request) error {
 		path := expandTilde(r.ConfigFlag, r.UserHome)
 		loc.Searched = []string{path}
 		fi, err := os.Stat(path)
-		if err == nil && fi.IsDir() {
-			err = errors.New("it is a directory")
+		if err == nil && !fi.Mode().IsRegular() {
+			err = errors.New("it is " + regfile.Kind(fi.Mode()) + ", not a regular file")
 		}
 		if err != nil {
 			return &ConfigNotFoundError{Path: path, Err: err}
@@ -184,10 +248,15 @@ func (loc *Location) findConfig(r Request) error {
 		loc.Searched = append(loc.Searched, path)
 		fi, err := os.Stat(path)
 		switch {
-		case errors.Is(err, fs.ErrNotExist) || (err == nil && fi.IsDir()):
+		case errors.Is(err, fs.ErrNotExist):
 			continue
 		case err != nil:
 			return fmt.Errorf("checking config file %s: %w", path, err)
+		}
+		// A directory or a FIFO where the config should be is a mistake to
+		// report, not "no config": the agent would not read it either.
+		if err := notRegular("config file", path, fi); err != nil {
+			return err
 		}
 		loc.ConfigPath = path
 		return nil

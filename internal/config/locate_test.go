@@ -57,10 +57,12 @@ func TestLocate(t *testing.T) {
 			files: []string{"U/.hermes/cli-config.yaml"},
 			want: Location{Root: "U/.hermes", Home: "U/.hermes", Profile: "default", ConfigPath: "U/.hermes/cli-config.yaml",
 				Searched: []string{"U/.hermes/config.yaml", "U/.hermes/cli-config.yaml"}}},
-		{name: "a folder named config.yaml is not a config file",
-			files: []string{"U/.hermes/config.yaml/", "U/.hermes/cli-config.yaml"},
-			want: Location{Root: "U/.hermes", Home: "U/.hermes", Profile: "default", ConfigPath: "U/.hermes/cli-config.yaml",
-				Searched: []string{"U/.hermes/config.yaml", "U/.hermes/cli-config.yaml"}}},
+		// SPEC §13 rule 13: an error, not a silent fall-through to the
+		// next candidate (or to "none found").
+		{name: "a folder named config.yaml is an error",
+			files:   []string{"U/.hermes/config.yaml/", "U/.hermes/cli-config.yaml"},
+			wantErr: "config file U/.hermes/config.yaml cannot be used: it is a directory, not a regular file",
+			errType: &FileError{}},
 		{name: "--home wins over HERMES_HOME",
 			files: []string{"E/h/config.yaml"},
 			req:   Request{HomeFlag: "E/h"}, env: map[string]string{"HERMES_HOME": "U/other"},
@@ -184,6 +186,7 @@ func TestLocate(t *testing.T) {
 			for i := range want.Searched {
 				want.Searched[i] = sub(want.Searched[i])
 			}
+			got.HomeSource = "" // TestHomeSource
 			if !reflect.DeepEqual(*got, want) {
 				t.Errorf("Locate =\n%+v\nwant\n%+v", *got, want)
 			}
@@ -194,6 +197,47 @@ func TestLocate(t *testing.T) {
 func TestLocateNeedsAHome(t *testing.T) {
 	if _, err := Locate(Request{}); err == nil || !strings.Contains(err.Error(), "HERMES_HOME") {
 		t.Fatalf("error = %v, want advice to set HERMES_HOME", err)
+	}
+}
+
+// SPEC §13 rule 16: a home named explicitly must exist before anything is
+// written there; ~/.hermes is created on demand.
+func TestHomeSourceAndCheckWritable(t *testing.T) {
+	u := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(u, "real", "profiles", "ci"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name    string
+		req     Request
+		env     map[string]string
+		source  string
+		missing bool
+	}{
+		{name: "~/.hermes, missing", source: ""},
+		{name: "--home typo", req: Request{HomeFlag: filepath.Join(u, "raal")}, source: "--home", missing: true},
+		{name: "HERMES_HOME typo", env: map[string]string{"HERMES_HOME": filepath.Join(u, "raal")}, source: "HERMES_HOME", missing: true},
+		{name: "--home exists", req: Request{HomeFlag: filepath.Join(u, "real")}, source: "--home"},
+		{name: "-p under --home", req: Request{HomeFlag: filepath.Join(u, "real"), ProfileFlag: "ci"}, source: "--profile"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			c.req.UserHome, c.req.Env = u, MapEnv(c.env)
+			loc, err := Locate(c.req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if loc.HomeSource != c.source {
+				t.Errorf("HomeSource = %q, want %q", loc.HomeSource, c.source)
+			}
+			err = loc.CheckWritable()
+			var hm *HomeMissingError
+			if c.missing != errors.As(err, &hm) {
+				t.Fatalf("CheckWritable = %v, want missing %v", err, c.missing)
+			}
+			if c.missing && (!strings.Contains(err.Error(), loc.Home) || !strings.Contains(err.Error(), c.source)) {
+				t.Errorf("error %q does not name the path and where it came from", err)
+			}
+		})
 	}
 }
 

@@ -2,6 +2,7 @@ package hooks
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/hermes-hooks/hermes/internal/pyjson"
@@ -161,7 +162,7 @@ func Evaluate(in EvalInput) Evaluation {
 	v, err := pyjson.Decode([]byte(stdout))
 	if err != nil {
 		ev.Warnings = append(ev.Warnings,
-			fmt.Sprintf("hook %s printed stdout that is not valid JSON (%v); it is ignored", in.Command, err))
+			fmt.Sprintf("hook %s printed stdout that is %s; it is ignored", in.Command, notJSON(stdout, err)))
 		return failed("unparseable stdout (expected a JSON object)")
 	}
 	obj, ok := v.(*pyjson.Object)
@@ -170,6 +171,25 @@ func Evaluate(in EvalInput) Evaluation {
 	}
 	ev.Answer = parseAnswer(in.Event, obj)
 	return ev
+}
+
+// excerptLimit is how much of an output (in characters) a message quotes.
+const excerptLimit = 80
+
+// notJSON says why an output is not an answer: what the JSON reader
+// found, what was expected, and how the output starts, quoted (control,
+// bidi and zero-width characters escaped) and cut.
+func notJSON(out string, err error) string {
+	return fmt.Sprintf("not valid JSON (%v): expected a JSON object, or nothing; it starts %s", err, excerpt(out))
+}
+
+// excerpt is the start of s as a Go-quoted string: what is in it is
+// visible, whitespace and escapes included.
+func excerpt(s string) string {
+	if r := []rune(s); len(r) > excerptLimit {
+		return strconv.Quote(string(r[:excerptLimit])) + "…"
+	}
+	return strconv.Quote(s)
 }
 
 // exitTwoBlock is the block an exit 2 on pre_tool_call always produces.

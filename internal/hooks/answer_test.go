@@ -184,6 +184,22 @@ func TestEvaluateWarningsNameTheHook(t *testing.T) {
 	}
 }
 
+// Output that is not JSON: the warning says what was expected and shows
+// how the output starts, escaped and cut.
+func TestEvaluateNotJSONShowsTheOutput(t *testing.T) {
+	long := "nope \x1b[2J\u202e" + strings.Repeat("x", 200)
+	for _, tc := range []struct{ stdout, want string }{
+		{"nothing", `hook ./a.sh printed stdout that is not valid JSON (Expecting value: line 1 column 1 (char 0)): expected a JSON object, or nothing; it starts "nothing"; it is ignored`},
+		{"nul", `not valid JSON (Expecting value: line 1 column 1 (char 0)): expected a JSON object, or nothing; it starts "nul"`},
+		{long, `it starts "nope \x1b[2J\u202e` + strings.Repeat("x", 70) + `"…; it is ignored`},
+	} {
+		ev := Evaluate(EvalInput{Event: "post_tool_call", Command: "./a.sh", Result: exitedResult(0, tc.stdout, "")})
+		if len(ev.Warnings) != 1 || !strings.Contains(ev.Warnings[0], tc.want) {
+			t.Errorf("stdout %q: warnings = %q, want one containing %q", tc.stdout, ev.Warnings, tc.want)
+		}
+	}
+}
+
 // TestParseAnswer covers §7 step 4 per event, with exit 0.
 func TestParseAnswer(t *testing.T) {
 	tests := []struct {

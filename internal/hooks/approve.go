@@ -49,7 +49,7 @@ func (s *Setup) ApproveShown(hs []ShellHook, via string, now time.Time, want []s
 			continue
 		}
 		if fps[i].Err != nil {
-			return nil, nil, fmt.Errorf("cannot check the sha256 of the script of %q (%s): %v; not approved", h.Command, orNoScript(h.Script), fps[i].Err)
+			return nil, nil, fmt.Errorf("cannot check the sha256 of the script of %q (%s): %v; not approved", h.Shown(), orNoScript(h.Script), fps[i].Err)
 		}
 		if fps[i].SHA256 != wantSHA256 {
 			return nil, nil, fmt.Errorf("%w for %s: expected %s, the script has %s; not approved (review it, then pin the hash it has now)",
@@ -58,14 +58,18 @@ func (s *Setup) ApproveShown(hs []ShellHook, via string, now time.Time, want []s
 	}
 	entries := make([]allowlist.Entry, 0, len(hs))
 	for i, h := range hs {
-		if fps[i].Err == nil {
-			if err := allowlist.SaveSnapshot(s.Loc.Home, fps[i]); err != nil {
-				return nil, nil, fmt.Errorf("saving a snapshot of %s: %w", h.Script, err)
-			}
-		}
 		entries = append(entries, allowlist.NewEntry(h.Event, h.Command, via, fps[i], now))
 	}
+	// Snapshots are saved once the lock is held: an interrupt while waiting
+	// for it leaves nothing behind.
 	warnings, err := s.Store.Update(func(l *allowlist.List) error {
+		for i, h := range hs {
+			if fps[i].Err == nil {
+				if err := allowlist.SaveSnapshot(s.Loc.Home, fps[i]); err != nil {
+					return fmt.Errorf("saving a snapshot of %s: %w", h.Script, err)
+				}
+			}
+		}
 		for _, e := range entries {
 			l.Approve(e)
 		}

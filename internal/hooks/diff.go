@@ -37,16 +37,16 @@ func (s *Setup) DiffScript(h ShellHook) (*ScriptDiff, error) {
 
 func (s *Setup) diffAgainst(h ShellHook, now func() allowlist.Fingerprint) (*ScriptDiff, error) {
 	if !h.Approved {
-		return nil, fmt.Errorf("%q for %s is %w: nothing to compare with (approve it with 'hermes hooks accept')", h.Command, h.Event, ErrNotApproved)
+		return nil, fmt.Errorf("%q for %s is %w: nothing to compare with (approve it with 'hermes hooks accept')", h.Shown(), h.Event, ErrNotApproved)
 	}
 	sha := h.Approval.ScriptSHA256
 	if sha == "" {
-		return nil, fmt.Errorf("%w for %q: it was approved without a content hash (by the Hermes agent, or before pinning); re-approve it with 'hermes hooks accept' to record one", ErrNoSnapshot, h.Command)
+		return nil, fmt.Errorf("%w for %q: it was approved without a content hash (by the Hermes agent, or before pinning); re-approve it with 'hermes hooks accept' to record one", ErrNoSnapshot, h.Shown())
 	}
 	old, err := allowlist.LoadSnapshot(s.Loc.Home, sha)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("%w of the approved script of %q (sha256 %s): it was approved elsewhere, or the script was larger than 1 MiB", ErrNoSnapshot, h.Command, sha)
+			return nil, fmt.Errorf("%w of the approved script of %q (sha256 %s): it was approved elsewhere, or the script was larger than 1 MiB", ErrNoSnapshot, h.Shown(), sha)
 		}
 		return nil, err
 	}

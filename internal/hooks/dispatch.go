@@ -94,6 +94,7 @@ func (e *Engine) DispatchShellWith(ctx context.Context, event string, fields *py
 	var answers []*Answer
 	for _, spec := range e.Parsed.ForEvent(event) {
 		run := ShellRun{Hook: ShellHook{Spec: spec}}
+		trustSkip := false // skipped by the trust decision, not by choice
 		switch {
 		case opts.SafeMode:
 			run.SkipReason = SkipSafeMode
@@ -110,9 +111,10 @@ func (e *Engine) DispatchShellWith(ctx context.Context, event string, fields *py
 				return nil, err
 			}
 			run.Hook, run.SkipReason = h, why
+			trustSkip = why != "" && why != SkipNotApproved
 		}
 		if run.SkipReason != "" {
-			if a := failClosedOnSkip(ev, run); a != nil {
+			if a := failClosedOnSkip(ev, run, trustSkip); a != nil {
 				run.Eval.Answer = a
 				answers = append(answers, a)
 			}
@@ -174,7 +176,7 @@ func (e *Engine) admit(spec Spec, list *allowlist.List, opts DispatchOptions, d 
 	entries, warnings, err := e.ApprovePinned([]ShellHook{h}, g.Via, e.Now(), g.SHA256)
 	d.Warnings = append(d.Warnings, warnings...)
 	if errors.Is(err, ErrHashMismatch) {
-		d.Warnings = append(d.Warnings, fmt.Sprintf("%s hook %q: the script changed after it was shown; nothing was approved", h.Event, h.Command))
+		d.Warnings = append(d.Warnings, fmt.Sprintf("%s hook %q: the script changed after it was shown; nothing was approved", h.Event, h.Shown()))
 		return h, SkipModified, nil
 	}
 	if err != nil {
@@ -186,26 +188,23 @@ func (e *Engine) admit(spec Spec, list *allowlist.List, opts DispatchOptions, d 
 	approved.Approve(entries[0])
 	h = e.InspectNow(spec, approved)
 	if !h.Trusted() {
-		d.Warnings = append(d.Warnings, fmt.Sprintf("%s hook %q: the script changed right after it was approved; not run", h.Event, h.Command))
+		d.Warnings = append(d.Warnings, fmt.Sprintf("%s hook %q: the script changed right after it was approved; not run", h.Event, h.Shown()))
 		return h, h.SkipReason(), nil
 	}
 	return h, "", nil
 }
 
-// failClosedOnSkip is the answer of a fail-closed guard that pinning or the
-// path rules kept from running: it could not run, so it blocks, as it would
-// had it failed to start. A hook that was never approved, or that the
-// matcher or safe mode skipped, contributes nothing.
-func failClosedOnSkip(ev Event, run ShellRun) *Answer {
+// failClosedOnSkip is the answer of a fail-closed guard that the trust
+// decision kept from running (pinning, the path rules, a refusal): it could
+// not run, so it blocks, as it would had it failed to start. A hook that was
+// never approved, or that the matcher, safe mode, --only or --skip left
+// out, contributes nothing.
+func failClosedOnSkip(ev Event, run ShellRun, trustSkip bool) *Answer {
 	h := run.Hook
-	if !h.FailClosed || !ev.Blocking {
+	if !trustSkip || !h.FailClosed || !ev.Blocking {
 		return nil
 	}
-	switch run.SkipReason {
-	case SkipMatcher, SkipSafeMode, SkipNotApproved:
-		return nil
-	}
-	return Evaluate(EvalInput{Event: h.Event, Command: h.Command, Blocking: true, FailClosed: true,
+	return Evaluate(EvalInput{Event: h.Event, Command: h.Shown(), Blocking: true, FailClosed: true,
 		Timeout: h.Timeout, Result: shell.Result{Err: run.SkipReason}}).Answer
 }
 
@@ -219,7 +218,7 @@ func (e *Engine) checkAfter(d *Dispatch, run ShellRun) string {
 	after := allowlist.FingerprintNow(h.Script).SHA256
 	if before := h.Fingerprint.SHA256; before != "" && after != before {
 		d.Warnings = append(d.Warnings, fmt.Sprintf("the script %s of %s hook %q changed while the hook ran (sha256 %s before, %s after)",
-			h.Script, h.Event, h.Command, shortHash(before), shortHash(after)))
+			h.Script, h.Event, h.Shown(), shortHash(before), shortHash(after)))
 	}
 	return after
 }
@@ -242,7 +241,7 @@ func (e *Engine) audit(d *Dispatch, run ShellRun, after string) {
 	if !e.Config.Settings.AuditLog {
 		return
 	}
-	rec := AuditRecord{Time: e.Now(), Event: d.Event, Kind: "shell", Command: run.Hook.Command,
+	rec := AuditRecord{Time: e.Now(), Event: d.Event, Kind: "shell", Command: run.Hook.Shown(),
 		SHA256: run.Hook.Fingerprint.SHA256, SHA256After: after, Interrupted: run.Interrupted,
 		Result: run.Result, Answer: run.Eval.Answer}
 	if err := AppendAudit(e.Loc.Home, rec); err != nil {

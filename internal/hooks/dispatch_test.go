@@ -229,3 +229,50 @@ func TestDispatchOutcome(t *testing.T) {
 		}
 	}
 }
+
+// A fail-closed guard that pinning keeps from running blocks the call (it
+// could not run); the same guard left out by --skip, or never approved,
+// blocks nothing.
+func TestDispatchFailClosedGuardKeptFromRunning(t *testing.T) {
+	const cfg = `hooks:
+  pre_tool_call:
+    - command: "~/hook.sh guard"
+      fail_closed: true
+`
+	runner := &fakeRunner{}
+	e := testEngine(t, cfg, runner)
+	payload := testObj(t, `{"tool_name": "terminal", "args": {}}`)
+	never := &consentLog{}
+
+	d, err := e.DispatchShell(context.Background(), "pre_tool_call", payload, false, never.consent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Blocked() {
+		t.Errorf("a never-approved guard blocked: %+v", d.Outcome)
+	}
+
+	approveCommands(t, e, "~/hook.sh guard")
+	if err := os.WriteFile(filepath.Join(e.Loc.Home, "hook.sh"), []byte("#!/bin/sh\necho edited\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	d, err = e.DispatchShell(context.Background(), "pre_tool_call", payload, false, never.consent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !d.Blocked() || d.Outcome.Message == nil || *d.Outcome.Message != "hook ~/hook.sh guard failed closed: modified since approval" {
+		t.Errorf("an edited fail-closed guard: outcome %+v, want a block saying it failed closed", d.Outcome)
+	}
+	if len(runner.ran()) != 0 {
+		t.Errorf("the edited guard ran: %q", runner.ran())
+	}
+
+	d, err = e.DispatchShellWith(context.Background(), "pre_tool_call", payload,
+		DispatchOptions{Consent: never.consent, Selection: Selection{Skip: []string{"~/hook.sh guard"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Blocked() {
+		t.Errorf("a guard left out by --skip blocked: %+v", d.Outcome)
+	}
+}

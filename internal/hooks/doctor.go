@@ -148,7 +148,7 @@ func smokeSkipReason(h ShellHook) string {
 }
 
 func (e *Engine) staticChecks(h ShellHook) HookReport {
-	r := HookReport{Kind: "shell", Event: h.Event, Command: h.Command}
+	r := HookReport{Kind: "shell", Event: h.Event, Command: h.Shown()}
 	if h.ExecErr != nil {
 		r.add("executable", CheckFail, "script missing or not executable: %v", h.ExecErr)
 	} else {
@@ -156,7 +156,7 @@ func (e *Engine) staticChecks(h ShellHook) HookReport {
 	}
 	if !h.Approved {
 		r.add("approved", CheckFail, "not allowlisted — hook will NOT fire (review it, then approve with: hermes hooks accept %s --event %s --yes)",
-			quote(h.Command), h.Event)
+			quote(h.Shown()), h.Event)
 	} else {
 		via := ""
 		if h.Approval.ApprovedVia != "" {
@@ -184,8 +184,8 @@ func driftCheck(h ShellHook) Check {
 	if !h.Fingerprint.Mtime.IsZero() {
 		now = allowlist.MtimeString(h.Fingerprint.Mtime)
 	}
-	reapprove := fmt.Sprintf("hermes hooks accept %s --event %s --yes", quote(h.Command), h.Event)
-	review := "review with: hermes hooks diff " + quote(h.Command) + ", then re-approve with: " + reapprove
+	reapprove := fmt.Sprintf("hermes hooks accept %s --event %s --yes", quote(h.Shown()), h.Event)
+	review := "review with: hermes hooks diff " + quote(h.Shown()) + ", then re-approve with: " + reapprove
 	unpinned := h.Approval.ScriptSHA256 == ""
 	switch h.Drift {
 	case allowlist.DriftModified:
@@ -282,7 +282,7 @@ func (e *Engine) smoke(ctx context.Context, h ShellHook, r *HookReport) {
 	default:
 		v, err := pyjson.Decode([]byte(out))
 		if err != nil {
-			r.add("smoke", CheckFail, "smoke run printed output that is not valid JSON: %s", cut(out, 120))
+			r.add("smoke", CheckFail, "smoke run printed output that is %s", notJSON(out, err))
 			break
 		}
 		r.add("smoke", CheckOK, "smoke run answered valid JSON")

@@ -90,7 +90,7 @@ func (e *Engine) RunShell(ctx context.Context, h ShellHook, wire *pyjson.Object)
 		})
 	}
 	ev, _ := e.Catalogue.Lookup(h.Event)
-	run.Eval = Evaluate(EvalInput{Event: h.Event, Command: h.Command, Blocking: ev.Blocking,
+	run.Eval = Evaluate(EvalInput{Event: h.Event, Command: h.Shown(), Blocking: ev.Blocking,
 		FailClosed: h.FailClosed, Timeout: h.Timeout, Result: run.Result})
 	return run
 }

@@ -24,9 +24,9 @@ func (s Selection) Empty() bool { return len(s.Only) == 0 && len(s.Skip) == 0 }
 // over --only for a command given to both.
 func (s Selection) SkipReason(h ShellHook) string {
 	switch {
-	case slices.Contains(s.Skip, h.Command):
+	case slices.ContainsFunc(s.Skip, h.Names): // either form of the command
 		return SkipSelected
-	case len(s.Only) > 0 && !slices.Contains(s.Only, h.Command):
+	case len(s.Only) > 0 && !slices.ContainsFunc(s.Only, h.Names):
 		return SkipNotOnly
 	}
 	return ""
@@ -52,7 +52,7 @@ func (s Selection) Filter(hs []ShellHook) []ShellHook {
 func (s Selection) Unmatched(hs []ShellHook) []string {
 	var out []string
 	for _, c := range slices.Concat(s.Only, s.Skip) {
-		known := slices.ContainsFunc(hs, func(h ShellHook) bool { return h.Command == c })
+		known := slices.ContainsFunc(hs, func(h ShellHook) bool { return h.Names(c) })
 		if !known && !slices.Contains(out, c) {
 			out = append(out, c)
 		}

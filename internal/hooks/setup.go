@@ -82,3 +82,14 @@ func (s *Setup) GatewayHooks() []gateway.Hook {
 	}
 	return s.gateway
 }
+
+// GatewayError is the first gateway hook whose HOOK.yaml is not a regular
+// file (a *config.FileError), or nil.
+func (s *Setup) GatewayError() error {
+	for _, g := range s.GatewayHooks() {
+		if g.ManifestErr != nil {
+			return g.ManifestErr
+		}
+	}
+	return nil
+}

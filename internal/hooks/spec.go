@@ -23,7 +23,12 @@ const (
 type Spec struct {
 	Event   string
 	Index   int    // position in the event's list, counting skipped entries
-	Command string // trimmed
+	Command string // trimmed, ${VAR} expanded: what runs and what the allowlist holds
+	// Written is the command as written in the config, trimmed, when
+	// ${VAR} expansion changed it ("" otherwise); Secrets are the
+	// variables with a secret's name (TOKEN, KEY, ...) that went into it.
+	Written string
+	Secrets []string
 	Matcher *Matcher
 	Timeout int
 	// TimeoutSet: the entry gave a usable timeout (possibly clamped to
@@ -37,6 +42,33 @@ type Spec struct {
 	// not a string), part of the key the agent registers a hook under.
 	matcherText string
 }
+
+// Shown is the command as the user wrote it in the config, which is what
+// every report shows (SPEC §13 rule 11): an expanded ${API_TOKEN} is never
+// printed.
+func (s Spec) Shown() string {
+	if s.Written != "" {
+		return s.Written
+	}
+	return s.Command
+}
+
+// Expanded is the command after expansion when it differs from what was
+// written and no secret went into it, else "" (--json command_expanded).
+func (s Spec) Expanded() string {
+	if s.Written == "" || s.HasSecret() {
+		return ""
+	}
+	return s.Command
+}
+
+// HasSecret reports whether a variable named like a secret went into the
+// command.
+func (s Spec) HasSecret() bool { return len(s.Secrets) > 0 }
+
+// Names reports whether cmd names this hook's command, as written or as
+// expanded: accept, revoke and diff take either form.
+func (s Spec) Names(cmd string) bool { return cmd == s.Command || s.Written != "" && cmd == s.Written }
 
 // Parsed is what the hooks: block declares, after validation.
 type Parsed struct {
@@ -58,8 +90,8 @@ func (p *Parsed) ForEvent(event string) []Spec {
 
 // Keys of the hooks: mapping that are not events.
 const (
-	outboundKey    = "outbound"
-	outputSpillKey = "output_spill"
+	outboundKey    = config.HooksOutboundKey
+	outputSpillKey = config.HooksOutputSpillKey
 )
 
 // Parse validates the hooks: block of f (SPEC §2.1, §11). Nothing in it is
@@ -76,17 +108,28 @@ func Parse(f *config.File, cat *Catalogue, env config.Env) *Parsed {
 	if env == nil {
 		env = config.MapEnv(nil)
 	}
-	p := &parser{file: f.Path, cat: cat, env: env, out: out}
+	p := &parser{file: f.Path, cat: cat, env: env, out: out, expansions: f.Expansions}
 	p.hooks(f.Hooks, f.HooksKeyLine)
 	return out
 }
 
 type parser struct {
-	file string
-	cat  *Catalogue
-	env  config.Env
-	out  *Parsed
-	seen map[[3]string]Spec // registered specs by (event, matcher, command)
+	file       string
+	cat        *Catalogue
+	env        config.Env
+	out        *Parsed
+	seen       map[[3]string]Spec // registered specs by (event, matcher, command)
+	expansions map[*yaml.Node]config.Expansion
+}
+
+// written returns how a string value read as v was written before ${VAR}
+// expansion, when it was expanded.
+func (p *parser) written(n *yaml.Node, v config.Value) (config.Expansion, bool) {
+	if x, ok := p.expansions[n]; ok {
+		return x, true
+	}
+	x, ok := p.expansions[v.Node]
+	return x, ok
 }
 
 func (p *parser) warn(path string, line int, format string, args ...any) {
@@ -181,11 +224,12 @@ func (p *parser) unknownEvent(name string) string {
 	if strings.Contains(name, ":") {
 		return fmt.Sprintf("%q is a gateway event: gateway hooks are declared in <HERMES_HOME>/hooks/<name>/HOOK.yaml, not in hooks:; skipped", name)
 	}
-	if s := suggest.Closest(name, p.cat.Names()); s != "" {
+	if s := suggest.Name(name, p.cat.Names()); s != "" {
 		return fmt.Sprintf("unknown hook event %q — did you mean %q?", name, s)
 	}
-	return fmt.Sprintf("unknown hook event %q; valid events: %s (an event newer than this hermes can be added to hooks_extra_events)",
-		name, strings.Join(p.cat.Names(), ", "))
+	// Not the list of every name: a config with several unknown events
+	// would repeat it for each.
+	return fmt.Sprintf("unknown hook event %q; see 'hermes hooks events' for the valid names (an event newer than this hermes can be added to hooks_extra_events)", name)
 }
 
 func (p *parser) entry(ev Event, i int, item *yaml.Node) (Spec, bool) {
@@ -215,6 +259,11 @@ func (p *parser) entry(ev Event, i int, item *yaml.Node) (Spec, bool) {
 	// Trimmed as the agent's str.strip() does, so the allowlist key is
 	// the agent's.
 	s.Command = pystr.Strip(cv.Str)
+	if x, ok := p.written(cmd.Value, cv); ok {
+		if w := pystr.Strip(x.Written); w != s.Command {
+			s.Written, s.Secrets = w, x.SecretVars()
+		}
+	}
 	if argv, err := shell.Argv(s.Command, "/home"); err == nil {
 		if refusal := tildeRefusal(shell.TildeScript(argv)); refusal != "" {
 			p.warn(path+".command", cmd.KeyNode.Line, "will not run: %s", refusal)

@@ -1,6 +1,7 @@
 package hooks
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -110,6 +111,11 @@ type probes struct {
 func (s *Setup) inspect(spec Spec, list *allowlist.List, look probes) ShellHook {
 	h := ShellHook{Spec: spec}
 	h.Argv, h.ParseErr = shell.Argv(spec.Command, s.UserHome)
+	var pe *shell.ParseError
+	if errors.As(h.ParseErr, &pe) && spec.Written != "" {
+		// Named as written: the expansion may hold a secret (rule 11).
+		h.ParseErr = &shell.ParseError{Command: spec.Shown(), Reason: pe.Reason}
+	}
 	if h.ParseErr == nil {
 		h.Script, h.FirstWord = shell.ResolveScript(h.Argv)
 		h.ExecErr = look.executable(h.Script, h.FirstWord)

@@ -35,6 +35,26 @@ func TestSuggest(t *testing.T) {
 	}
 }
 
+// Names the user typed are matched ignoring case and surrounding space.
+func TestSuggestName(t *testing.T) {
+	shell := NewCatalogue([]string{"My_Event"}).Names()
+	for _, tc := range []struct{ name, want string }{
+		{"PRE_TOOL_CALL", "pre_tool_call"},
+		{"Pre_Tol_Call", "pre_tool_call"},
+		{"pre_tool_call ", "pre_tool_call"},
+		{"my_event", "My_Event"},
+		{"ZZZ", ""},
+		{"pre_tol_call", "pre_tool_call"},
+	} {
+		if got := suggest.Name(tc.name, shell); got != tc.want {
+			t.Errorf("Name(%q) = %q, want %q", tc.name, got, tc.want)
+		}
+	}
+	if got := suggest.Name("AGENT:STRAT", GatewayEventNames()); got != "agent:start" {
+		t.Errorf("Name(AGENT:STRAT) = %q, want agent:start", got)
+	}
+}
+
 func BenchmarkSuggest(b *testing.B) {
 	names := NewCatalogue(nil).Names()
 	for b.Loop() {

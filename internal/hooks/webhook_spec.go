@@ -8,6 +8,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/hermes-hooks/hermes/internal/config"
+	"github.com/hermes-hooks/hermes/internal/hooks/outbound"
 )
 
 // Timeouts of an outbound webhook delivery, in seconds (SPEC §11).
@@ -19,9 +20,12 @@ const (
 
 // Webhook is one valid entry of hooks.outbound.
 type Webhook struct {
-	Index   int    // position in hooks.outbound, counting skipped entries
-	Name    string // label; the URL when not given
-	URL     string
+	Index int    // position in hooks.outbound, counting skipped entries
+	Name  string // label; the URL (redacted) when not given
+	URL   string // as configured, credentials included: for delivery only
+	// Shown is URL with its user-info and query values hidden: what every
+	// report, warning and error shows (SPEC §13 rule 11).
+	Shown   string
 	Events  []string // valid shell event names, deduplicated, in config order
 	Matcher *Matcher // nil: every tool call (and always nil without a tool event)
 	Timeout int
@@ -73,20 +77,21 @@ func (p *parser) webhook(i int, item *yaml.Node) (Webhook, bool) {
 		p.warn(path+".url", u.KeyNode.Line, "url must be an http:// or https:// address, got %s; webhook skipped", uv.Describe())
 		return w, false
 	}
+	w.Shown = outbound.Redact(w.URL)
 	parsed, err := url.Parse(w.URL)
 	scheme := ""
 	if err == nil {
 		scheme = strings.ToLower(parsed.Scheme)
 	}
 	if (scheme != "http" && scheme != "https") || parsed.Host == "" {
-		p.warn(path+".url", u.KeyNode.Line, "url %q is not an http:// or https:// address; webhook skipped", w.URL)
+		p.warn(path+".url", u.KeyNode.Line, "url %q is not an http:// or https:// address; webhook skipped", w.Shown)
 		return w, false
 	}
 	if scheme == "http" {
-		p.warn(path+".url", u.KeyNode.Line, "url %q is plain http: payloads (and their signature) travel unencrypted; use https://", w.URL)
+		p.warn(path+".url", u.KeyNode.Line, "url %q is plain http: payloads (and their signature) travel unencrypted; use https://", w.Shown)
 	}
 
-	w.Name = w.URL
+	w.Name = w.Shown
 	if n, ok := f["name"]; ok {
 		nv := config.Resolve(n.Value)
 		switch {

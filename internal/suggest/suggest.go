@@ -3,6 +3,30 @@
 // and the agent give users the same hints.
 package suggest
 
+import "strings"
+
+// Name returns the candidate closest to a name the user typed, ignoring
+// case and surrounding white space (PRE_TOOL_CALL and "pre_tool_call "
+// both find pre_tool_call): Closest on the folded forms. An exact match
+// after folding wins outright.
+func Name(name string, candidates []string) string {
+	key := strings.ToLower(strings.TrimSpace(name))
+	lower := make([]string, len(candidates))
+	for i, c := range candidates {
+		lower[i] = strings.ToLower(c)
+		if lower[i] == key {
+			return c
+		}
+	}
+	best := Closest(key, lower)
+	for i, l := range lower {
+		if best != "" && l == best {
+			return candidates[i]
+		}
+	}
+	return ""
+}
+
 // Closest returns the candidate closest to name, as Python's
 // difflib.get_close_matches(name, candidates, n=1, cutoff=0.6) would: the
 // agent builds its "did you mean" hints that way, so users get the same hint

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"regexp"
 	"slices"
 	"strconv"
@@ -17,6 +16,7 @@ import (
 
 	"github.com/hermes-hooks/hermes/internal/hooks"
 	"github.com/hermes-hooks/hermes/internal/pyjson"
+	"github.com/hermes-hooks/hermes/internal/regfile"
 	"github.com/hermes-hooks/hermes/internal/suggest"
 )
 
@@ -54,21 +54,17 @@ func Load(path string, cat *hooks.Catalogue) ([]Case, error) {
 	return Parse(path, data, cat)
 }
 
-// readRegular reads a regular file; a FIFO or device is refused before it
-// is opened for reading, so it cannot hang us.
+// readRegular reads a regular file; a FIFO or device is refused without
+// blocking (regfile.Open), so it cannot hang us.
 func readRegular(path string) ([]byte, error) {
-	fi, err := os.Stat(path)
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, errors.New("cannot read the case file: it does not exist")
-		}
-		return nil, fmt.Errorf("cannot read the case file: %v", err)
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("cannot read the case file: it is not a regular file (%s)", fi.Mode().Type())
-	}
-	f, err := os.Open(path)
-	if err != nil {
+	f, err := regfile.Open(path)
+	var notRegular *regfile.NotRegularError
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, errors.New("cannot read the case file: it does not exist")
+	case errors.As(err, &notRegular):
+		return nil, fmt.Errorf("cannot read the case file: it is %s, not a regular file", notRegular.Kind)
+	case err != nil:
 		return nil, fmt.Errorf("cannot read the case file: %v", err)
 	}
 	defer f.Close()
@@ -214,7 +210,7 @@ func (p *parser) checkEvent(path string, n *yaml.Node, event string) bool {
 	ev, ok := p.cat.Lookup(event)
 	if !ok {
 		msg := fmt.Sprintf("unknown event %q", event)
-		if s := suggest.Closest(event, p.cat.Names()); s != "" {
+		if s := suggest.Name(event, p.cat.Names()); s != "" {
 			msg += fmt.Sprintf(" — did you mean %q?", s)
 		} else {
 			msg += " (see 'hermes hooks events')"

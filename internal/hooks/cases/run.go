@@ -55,7 +55,7 @@ func (r Result) HookLines() []string {
 	var out []string
 	for _, run := range r.Dispatch.Runs {
 		if !run.Fired() {
-			out = append(out, fmt.Sprintf("%s: skipped (%s)", run.Hook.Command, run.SkipReason))
+			out = append(out, fmt.Sprintf("%s: skipped (%s)", run.Hook.Shown(), run.SkipReason))
 			continue
 		}
 		res := run.Result
@@ -77,7 +77,7 @@ func (r Result) HookLines() []string {
 			q := quoteOrNull(&s)
 			parts = append(parts, "stderr "+q)
 		}
-		out = append(out, fmt.Sprintf("%s: %s", run.Hook.Command, strings.Join(parts, "; ")))
+		out = append(out, fmt.Sprintf("%s: %s", run.Hook.Shown(), strings.Join(parts, "; ")))
 	}
 	return out
 }

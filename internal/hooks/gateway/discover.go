@@ -12,6 +12,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/hermes-hooks/hermes/internal/config"
+	"github.com/hermes-hooks/hermes/internal/regfile"
 )
 
 // Hook is one folder under the hooks directory, whether it could be loaded
@@ -32,6 +33,10 @@ type Hook struct {
 	Problems []string
 	// Warnings are things the user should fix that did not stop loading.
 	Warnings []string
+	// ManifestErr is set when HOOK.yaml is there but is not a regular file
+	// (a FIFO, a device, a folder): a *config.FileError, which commands
+	// reading gateway hooks report as an error (SPEC §13 rule 13).
+	ManifestErr error
 
 	diags []config.Diagnostic
 }
@@ -116,8 +121,14 @@ func Discover(hooksDir string, known []string) []Hook {
 func load(dir string, v *validator) Hook {
 	h := Hook{Name: filepath.Base(dir), Dir: dir, Enabled: true,
 		Events: []string{}, Problems: []string{}, Warnings: []string{}}
-	data, err := os.ReadFile(filepath.Join(dir, ManifestName))
+	manifest := filepath.Join(dir, ManifestName)
+	data, err := regfile.ReadFile(manifest)
+	var nr *regfile.NotRegularError
 	switch {
+	case errors.As(err, &nr):
+		h.ManifestErr = &config.FileError{What: "HOOK.yaml", Path: manifest,
+			Err: fmt.Errorf("it is %s, not a regular file", nr.Kind)}
+		h.problem(0, "HOOK.yaml is %s, not a regular file", nr.Kind)
 	case errors.Is(err, fs.ErrNotExist):
 		if isFile(filepath.Join(dir, "HOOK.yml")) {
 			h.problem(0, "missing HOOK.yaml (found HOOK.yml: rename it to HOOK.yaml)")

@@ -80,7 +80,7 @@ func (v *validator) check(name string) string {
 		}
 	}
 	msg := fmt.Sprintf("unknown event %q", name)
-	if best := suggest.Closest(name, v.names); best != "" {
+	if best := suggest.Name(name, v.names); best != "" {
 		msg += fmt.Sprintf(" (did you mean %q?)", best)
 	}
 	return msg + "; registered anyway, as the agent does"

@@ -131,9 +131,10 @@ func (c *Client) Deliver(ctx context.Context, t Target, event string, payload *p
 	start := c.now()
 	defer func() { res.ElapsedSeconds = c.now().Sub(start).Seconds() }()
 
-	res = Result{Name: t.Name, URL: t.URL, DeliveryID: c.newID()}
+	// Results are reported: they carry the URL with its secrets hidden.
+	res = Result{Name: t.Name, URL: Redact(t.URL), DeliveryID: c.newID()}
 	if res.Name == "" {
-		res.Name = t.URL
+		res.Name = res.URL
 	}
 	body := Body(payload, res.DeliveryID, start)
 	// A URL that cannot make a request would fail the same way twice.
@@ -144,11 +145,11 @@ func (c *Client) Deliver(ctx context.Context, t Target, event string, payload *p
 	hc := c.httpClient()
 	for attempt := 1; attempt <= maxAttempts; attempt++ {
 		if attempt > 1 && !wait(ctx, c.retryDelay()) {
-			res.Error = fmt.Sprintf("retry of POST %s cancelled: %v", t.URL, context.Cause(ctx))
+			res.Error = fmt.Sprintf("retry of POST %s cancelled: %v", res.URL, context.Cause(ctx))
 			return res
 		}
 		if ctx.Err() != nil {
-			res.Error = fmt.Sprintf("POST %s cancelled: %v", t.URL, context.Cause(ctx))
+			res.Error = fmt.Sprintf("POST %s cancelled: %v", res.URL, context.Cause(ctx))
 			return res
 		}
 		res.Attempts = attempt
@@ -195,20 +196,22 @@ func (c *Client) send(ctx context.Context, hc *http.Client, t Target, event, id 
 }
 
 // describe turns a failed attempt into a message that says what happened
-// to which URL.
+// to which URL (its secrets hidden).
 func describe(ctx context.Context, t Target, err error) string {
+	shown := Redact(t.URL)
 	if ctx.Err() != nil {
-		return fmt.Sprintf("POST %s cancelled: %v", t.URL, context.Cause(ctx))
+		return fmt.Sprintf("POST %s cancelled: %v", shown, context.Cause(ctx))
 	}
 	var ne net.Error
 	if errors.Is(err, context.DeadlineExceeded) || (errors.As(err, &ne) && ne.Timeout()) {
-		return fmt.Sprintf("POST %s: no response within %s (timeout); check the endpoint or raise the webhook's timeout", t.URL, t.timeout())
+		return fmt.Sprintf("POST %s: no response within %s (timeout); check the endpoint or raise the webhook's timeout", shown, t.timeout())
 	}
-	return fmt.Sprintf("POST %s: %v", t.URL, unwrapURLError(err))
+	return fmt.Sprintf("POST %s: %v", shown, unwrapURLError(err))
 }
 
 // unwrapURLError drops the `Post "<url>":` prefix net/http adds, since our
-// messages already name the URL.
+// messages already name the URL, and net/http only hides its password: the
+// user name and the query (?token=) would be printed.
 func unwrapURLError(err error) error {
 	var ue *url.Error
 	if errors.As(err, &ue) {

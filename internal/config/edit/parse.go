@@ -124,20 +124,13 @@ func (d *Doc) Bytes() []byte { return d.src }
 // Lookup returns the node at a path of mapping keys, aliases followed; nil
 // when a key is missing or a value on the way is not a mapping.
 func (d *Doc) Lookup(path []string) *yaml.Node {
-	n := deref(d.root)
+	n := config.Deref(d.root)
 	for _, k := range path {
 		if n == nil || n.Kind != yaml.MappingNode {
 			return nil
 		}
 		_, v := findKey(n, k)
-		n = deref(v)
-	}
-	return n
-}
-
-func deref(n *yaml.Node) *yaml.Node {
-	for n != nil && n.Kind == yaml.AliasNode {
-		n = n.Alias
+		n = config.Deref(v)
 	}
 	return n
 }

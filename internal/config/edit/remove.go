@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/hermes-hooks/hermes/internal/config"
 )
 
 // Match decides whether an item of a list is removed. key is the key of
@@ -28,7 +30,7 @@ func (d *Doc) Remove(path []string, match Match) ([]byte, int, error) {
 	count := 0
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		k, v := m.Content[i], m.Content[i+1]
-		seq := deref(v)
+		seq := config.Deref(v)
 		if seq == nil || seq.Kind != yaml.SequenceNode {
 			continue
 		}

@@ -14,6 +14,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/hermes-hooks/hermes/internal/config"
 	"github.com/hermes-hooks/hermes/internal/hooks"
 	"github.com/hermes-hooks/hermes/internal/pyjson"
 	"github.com/hermes-hooks/hermes/internal/regfile"
@@ -106,9 +107,9 @@ func Parse(file string, data []byte, cat *hooks.Catalogue) ([]Case, error) {
 		p.problem(&more, "", "more than one YAML document: put every case in one list")
 		return nil, p.err()
 	}
-	root := deref(&doc)
-	if root.Kind == yaml.DocumentNode {
-		root = deref(root.Content[0])
+	root := config.Deref(&doc)
+	if root == nil {
+		root = &doc
 	}
 	if root.Kind != yaml.SequenceNode {
 		p.problem(root, "", "expected a list of cases, got "+kindName(root))
@@ -121,7 +122,7 @@ func Parse(file string, data []byte, cat *hooks.Catalogue) ([]Case, error) {
 	var out []Case
 	names := map[string]int{}
 	for i, n := range root.Content {
-		c, ok := p.parseCase(fmt.Sprintf("cases[%d]", i), deref(n))
+		c, ok := p.parseCase(fmt.Sprintf("cases[%d]", i), config.Deref(n))
 		if !ok {
 			continue
 		}
@@ -315,7 +316,7 @@ func didYouMean(name string, candidates []string) string {
 func (p *parser) mapping(path string, n *yaml.Node, known []string) map[string]*yaml.Node {
 	out := map[string]*yaml.Node{}
 	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, v := n.Content[i], deref(n.Content[i+1])
+		k, v := n.Content[i], config.Deref(n.Content[i+1])
 		key := k.Value
 		switch {
 		case !slices.Contains(known, key):

@@ -5,19 +5,20 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/hermes-hooks/hermes/internal/config"
 	"github.com/hermes-hooks/hermes/internal/pyjson"
 )
 
 // value converts a YAML node to the JSON value pyjson decodes to (objects
 // keep their key order).
 func (p *parser) value(path string, n *yaml.Node) (any, bool) {
-	n = deref(n)
+	n = config.Deref(n)
 	switch n.Kind {
 	case yaml.MappingNode:
 		obj := pyjson.NewObject()
 		ok := true
 		for i := 0; i+1 < len(n.Content); i += 2 {
-			k := deref(n.Content[i])
+			k := config.Deref(n.Content[i])
 			if k.Kind != yaml.ScalarNode || k.ShortTag() == "!!merge" {
 				p.problem(k, path, "object keys must be plain strings")
 				ok = false
@@ -62,14 +63,6 @@ func (p *parser) value(path string, n *yaml.Node) (any, bool) {
 	}
 	p.problem(n, path, "a value JSON cannot carry: "+describe(n))
 	return nil, false
-}
-
-// deref follows aliases, so anchors can share payloads between cases.
-func deref(n *yaml.Node) *yaml.Node {
-	for n.Kind == yaml.AliasNode && n.Alias != nil {
-		n = n.Alias
-	}
-	return n
 }
 
 func kindName(n *yaml.Node) string {

@@ -75,17 +75,9 @@ func (v *validator) object(i int, member func(key, value []byte, at int) int) in
 		if vend < 0 {
 			return -1
 		}
-		i = skipSpace(v.data, vend)
-		if i >= len(v.data) {
-			return -1
-		}
-		switch v.data[i] {
-		case ',':
-			i = skipSpace(v.data, i+1)
-		case '}':
-			return i + 1
-		default:
-			return -1
+		var closed bool
+		if i, closed = v.next(vend, '}'); closed || i < 0 {
+			return i
 		}
 	}
 }
@@ -109,19 +101,27 @@ func (v *validator) array(i int, element func(value []byte)) int {
 		if element != nil {
 			element(v.data[i:end])
 		}
-		i = skipSpace(v.data, end)
-		if i >= len(v.data) {
-			return -1
-		}
-		switch v.data[i] {
-		case ',':
-			i = skipSpace(v.data, i+1)
-		case ']':
-			return i + 1
-		default:
-			return -1
+		var closed bool
+		if i, closed = v.next(end, ']'); closed || i < 0 {
+			return i
 		}
 	}
+}
+
+// next reads what follows a member or an element ending at end: a comma
+// (i is then where the next one starts) or closer (closed, and i is just
+// past it). Anything else is invalid: i is -1.
+func (v *validator) next(end int, closer byte) (i int, closed bool) {
+	i = skipSpace(v.data, end)
+	switch {
+	case i >= len(v.data):
+		return -1, false
+	case v.data[i] == ',':
+		return skipSpace(v.data, i+1), false
+	case v.data[i] == closer:
+		return i + 1, true
+	}
+	return -1, false
 }
 
 // str validates the string literal at i (which is '"'). The common run of

@@ -13,17 +13,8 @@ import (
 // that means what the original meant (an emptied list may read as null),
 // and neither edit panics or returns a file that does not parse.
 func FuzzAppendRemove(f *testing.F) {
-	files, _ := filepath.Glob("testdata/*.txtar")
-	for _, file := range files {
-		ar, err := txtar.ParseFile(file)
-		if err != nil {
-			f.Fatal(err)
-		}
-		for _, fl := range ar.Files {
-			if fl.Name == "in.yaml" {
-				f.Add(fl.Data, "./x.sh --flag")
-			}
-		}
+	for _, in := range goldenInputs(f) {
+		f.Add(in, "./x.sh --flag")
 	}
 	f.Add([]byte("hooks:\n  pre_tool_call:\n    - command: a\n"), "it's: [x] # y")
 	f.Fuzz(func(t *testing.T, src []byte, command string) {
@@ -34,11 +25,7 @@ func FuzzAppendRemove(f *testing.F) {
 		path := []string{"hooks", "pre_tool_call"}
 		added, err := d.Append(path, []Field{{"command", command}, {"timeout", 7}})
 		if err != nil {
-			var r *RefusedError
-			var u *UnsafeError
-			if !errors.As(err, &r) && !errors.As(err, &u) {
-				t.Fatalf("unexpected error type %T: %v", err, err)
-			}
+			wantEditError(t, err)
 			return
 		}
 		d2, err := Parse(added)
@@ -112,17 +99,8 @@ func sameModuloEmpty(a, b any) bool {
 // panics, and either gives a file that parses with exactly those items
 // gone (checked inside Remove) or says why it will not.
 func FuzzRemove(f *testing.F) {
-	files, _ := filepath.Glob("testdata/*.txtar")
-	for _, file := range files {
-		ar, err := txtar.ParseFile(file)
-		if err != nil {
-			f.Fatal(err)
-		}
-		for _, fl := range ar.Files {
-			if fl.Name == "in.yaml" {
-				f.Add(fl.Data)
-			}
-		}
+	for _, in := range goldenInputs(f) {
+		f.Add(in)
 	}
 	f.Fuzz(func(t *testing.T, src []byte) {
 		d, err := Parse(src)
@@ -131,11 +109,7 @@ func FuzzRemove(f *testing.F) {
 		}
 		out, n, err := d.Remove([]string{"hooks"}, func(_ string, i int, _ *yaml.Node) bool { return i == 0 })
 		if err != nil {
-			var r *RefusedError
-			var u *UnsafeError
-			if !errors.As(err, &r) && !errors.As(err, &u) {
-				t.Fatalf("unexpected error type %T: %v", err, err)
-			}
+			wantEditError(t, err)
 			return
 		}
 		if n == 0 && string(out) != string(src) {
@@ -145,4 +119,33 @@ func FuzzRemove(f *testing.F) {
 			t.Fatalf("result does not parse: %v", err)
 		}
 	})
+}
+
+// goldenInputs are the in.yaml files of the golden tests: the fuzzers'
+// seeds.
+func goldenInputs(f *testing.F) [][]byte {
+	files, _ := filepath.Glob("testdata/*.txtar")
+	var out [][]byte
+	for _, file := range files {
+		ar, err := txtar.ParseFile(file)
+		if err != nil {
+			f.Fatal(err)
+		}
+		for _, fl := range ar.Files {
+			if fl.Name == "in.yaml" {
+				out = append(out, fl.Data)
+			}
+		}
+	}
+	return out
+}
+
+// wantEditError fails unless err is one of the errors an edit may give.
+func wantEditError(t *testing.T, err error) {
+	t.Helper()
+	var r *RefusedError
+	var u *UnsafeError
+	if !errors.As(err, &r) && !errors.As(err, &u) {
+		t.Fatalf("unexpected error type %T: %v", err, err)
+	}
 }

@@ -30,3 +30,25 @@ func TestPromptShowsFirstFortyLines(t *testing.T) {
 		t.Errorf("the prompt shows more than 40 lines:\n%s", shown)
 	}
 }
+
+// SPEC §13.3: the checklist shows a hook whose script cannot be read, but
+// does not offer it (an approval of it would pin nothing).
+func TestChecklistDoesNotOfferUnreadableScripts(t *testing.T) {
+	h := newHookHarness(t, "hooks:\n  on_session_start:\n    - command: \"~/hook.sh\"\n    - command: \"~/gone.sh\"\n", true)
+	h.prompter.picks = [][]int{{0}}
+	if code := h.run("hooks", "accept"); code != 0 {
+		t.Fatalf("exit %d: %s", code, h.err)
+	}
+	if len(h.prompter.options) != 1 || len(h.prompter.options[0]) != 1 || !strings.Contains(h.prompter.options[0][0], "~/hook.sh") {
+		t.Fatalf("checklist options = %q; want only ~/hook.sh", h.prompter.options)
+	}
+	shown := withoutSGR(h.out.String() + h.err.String())
+	if !strings.Contains(shown, "on_session_start  ~/gone.sh  [cannot be approved: ") {
+		t.Errorf("the unreadable hook is not shown with why it cannot be approved:\n%s", shown)
+	}
+	for _, e := range h.entries(t) {
+		if e.Command == "~/gone.sh" {
+			t.Errorf("the unreadable hook was approved: %+v", e)
+		}
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unsafe"
 
 	"github.com/hermes-hooks/hermes/internal/pyjson"
 )
@@ -48,15 +49,12 @@ type Entry struct {
 	ScriptSHA256 string
 
 	// src is the item as read; a rewrite starts from it so keys we do not
-	// know survive. It is decoded only when the list is written, which
-	// keeps reading 10,000 entries cheap.
+	// know survive, and writes back only the known fields a caller changed
+	// (a number in approved_at stays a number). It is decoded again only
+	// when the list is written, which keeps reading 10,000 entries cheap.
 	src json.RawMessage
 	// extra holds unknown keys inherited by Approve from a replaced entry.
 	extra *pyjson.Object
-	// parsed holds the known fields as read, so only the ones a caller
-	// changed are written back (a number in approved_at stays a number).
-	// nil means every known key is written.
-	parsed *Entry
 }
 
 // Key identifies the pair an entry approves.
@@ -176,7 +174,13 @@ func (e Entry) object() *pyjson.Object {
 	} else if e.extra != nil {
 		o = e.extra.Clone()
 	}
-	p := e.parsed
+	// p is the entry as read; nil (an entry made here) writes every key.
+	var p *Entry
+	if e.src != nil {
+		if read, ok := entryFrom(e.src, newText(e.src)); ok {
+			p = &read
+		}
+	}
 	if p == nil || e.ApprovedAt != p.ApprovedAt {
 		o.Set(keyApprovedAt, e.ApprovedAt)
 	}
@@ -233,10 +237,10 @@ func (e Entry) unknownKeys() *pyjson.Object {
 // strings. Known keys of another type stay in src, untouched. Keys are
 // compared exactly (encoding/json would match struct fields ignoring case).
 //
-// Strings are taken from txt and the entry's parsed copy is stored in
-// *parsed: reading 10,000 entries then allocates a few large blocks rather
-// than four small objects per entry.
-func entryFrom(item json.RawMessage, txt *text, parsed *Entry) (Entry, bool) {
+// Strings are substrings of txt where they have no escapes: reading 10,000
+// entries then allocates a few large blocks rather than four small
+// strings per entry.
+func entryFrom(item json.RawMessage, txt *text) (Entry, bool) {
 	if jsonKind(item) != "an object" {
 		return Entry{}, false
 	}
@@ -273,20 +277,18 @@ func entryFrom(item json.RawMessage, txt *text, parsed *Entry) (Entry, bool) {
 		s := string(mtime)
 		e.ScriptMtime = &s
 	}
-	*parsed = e
 	e.src = item
-	e.parsed = parsed
 	return e, true
 }
 
 // jsonKind names the JSON type of a raw value by its first byte, in the
 // words of pyjson.TypeName.
 func jsonKind(raw json.RawMessage) string {
-	raw = bytes.TrimLeft(raw, " \t\r\n")
-	if len(raw) == 0 {
+	i := skipSpace(raw, 0)
+	if i == len(raw) {
 		return ""
 	}
-	switch raw[0] {
+	switch raw[i] {
 	case '{':
 		return "an object"
 	case '[':
@@ -301,14 +303,22 @@ func jsonKind(raw json.RawMessage) string {
 	return "a number"
 }
 
-// text is the file's bytes and, once, their string: a string literal
-// without escapes is a substring of it, not a copy of its own.
+// text is the file's bytes and the same bytes as a string: a string
+// literal without escapes is a substring of it, not a copy of its own.
 type text struct {
 	data []byte
 	s    string
 }
 
-func newText(data []byte) *text { return &text{data: data, s: string(data)} }
+// newText shares data's memory with the string instead of copying a file
+// of megabytes: data is the buffer decode was handed, which nothing writes
+// to after reading (Store.read keeps it only to set a corrupt file aside).
+func newText(data []byte) *text {
+	if len(data) == 0 {
+		return &text{}
+	}
+	return &text{data: data, s: unsafe.String(&data[0], len(data))}
+}
 
 // str is jsonString for raw, a slice of t.data.
 func (t *text) str(raw json.RawMessage) (string, bool) {

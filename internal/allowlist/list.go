@@ -82,7 +82,7 @@ func (l *List) Approve(e Entry) {
 		l.filter(func(x Entry) bool { return x.Key() != e.Key() })
 		if e.src == nil && e.extra == nil {
 			if extra := old.unknownKeys(); extra.Len() > 0 {
-				e.extra, e.parsed = extra, nil
+				e.extra = extra
 			}
 		}
 		l.Approvals = append(l.Approvals, e)
@@ -211,9 +211,8 @@ func decode(data []byte, path string) (l *List, warnings []string, corrupt strin
 	}
 	l.Approvals = make([]Entry, 0, len(items))
 	txt := newText(data)
-	parsed := make([]Entry, len(items))
 	for i, item := range items {
-		e, ok := entryFrom(item, txt, &parsed[i])
+		e, ok := entryFrom(item, txt)
 		if !ok {
 			l.odd = append(l.odd, oddItem{at: len(l.Approvals), value: item})
 			warnings = append(warnings, fmt.Sprintf(

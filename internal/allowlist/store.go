@@ -25,6 +25,15 @@ type Store struct {
 	Now func() time.Time
 	// Wait says how Update waits for a lock another process holds.
 	Wait LockWait
+
+	// ahead is the reading ReadAhead started, for the next Read.
+	ahead chan readResult
+}
+
+type readResult struct {
+	list     *List
+	warnings []string
+	err      error
 }
 
 // Open returns the store of the allowlist in hermesHome.
@@ -38,9 +47,30 @@ func (s *Store) LockPath() string { return s.Path + ".lock" }
 // Read returns the allowlist without locking or writing anything. A missing
 // file is an empty list; a file that cannot be used reads as empty with a
 // warning naming it. Only an I/O failure is an error.
+//
+// After ReadAhead, the first Read returns the reading it started.
 func (s *Store) Read() (*List, []string, error) {
+	if ch := s.ahead; ch != nil {
+		s.ahead = nil
+		r := <-ch
+		return r.list, r.warnings, r.err
+	}
 	l, warnings, _, err := s.read()
 	return l, warnings, err
+}
+
+// ReadAhead starts reading the file in the background, for the next Read:
+// a command reads the allowlist and parses the config (the two costly
+// steps of loading) side by side. The reading is no older than the call;
+// Update never uses it (it reads again under the lock) and drops it, so a
+// Read after an Update sees the update.
+func (s *Store) ReadAhead() {
+	ch := make(chan readResult, 1)
+	s.ahead = ch
+	go func() {
+		l, warnings, _, err := s.read()
+		ch <- readResult{l, warnings, err}
+	}()
 }
 
 // read also returns the bytes of a corrupt file and why it is corrupt, for
@@ -81,6 +111,7 @@ type corruptFile struct {
 // from fn is returned as is. A corrupt file is copied aside before it is
 // replaced, and the warning says where.
 func (s *Store) Update(fn func(*List) error) ([]string, error) {
+	s.ahead = nil
 	if err := os.MkdirAll(filepath.Dir(s.Path), 0o700); err != nil {
 		return nil, fmt.Errorf("cannot create the folder of the allowlist: %w", err)
 	}

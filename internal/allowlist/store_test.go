@@ -277,3 +277,46 @@ func TestUpdateHoldsTheLock(t *testing.T) {
 		t.Error("lock still held after Update")
 	}
 }
+
+// TestReadAhead checks that the first Read after ReadAhead returns the
+// reading it started, that later Reads read again, and that Update drops a
+// pending reading so a Read after it sees the update.
+func TestReadAhead(t *testing.T) {
+	s := newStore(t)
+	if _, err := s.Update(approve("pre_tool_call", "/a.sh")); err != nil {
+		t.Fatal(err)
+	}
+	s.ReadAhead()
+	l, warnings, err := s.Read()
+	if err != nil || len(warnings) > 0 {
+		t.Fatalf("Read = %v, %v", warnings, err)
+	}
+	if _, ok := l.Find("pre_tool_call", "/a.sh"); !ok {
+		t.Error("the reading ahead misses /a.sh")
+	}
+	if s.ahead != nil {
+		t.Error("the reading ahead was not consumed")
+	}
+
+	s.ReadAhead()
+	if _, err := s.Update(approve("pre_tool_call", "/b.sh")); err != nil {
+		t.Fatal(err)
+	}
+	l, _, err = s.Read()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := l.Find("pre_tool_call", "/b.sh"); !ok {
+		t.Error("a Read after Update returned the reading from before it")
+	}
+
+	// A reading ahead of a file that cannot be read carries the error.
+	bad := Open(filepath.Join(t.TempDir(), "dir-not-file"))
+	if err := os.MkdirAll(bad.Path, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	bad.ReadAhead()
+	if _, _, err := bad.Read(); err == nil {
+		t.Error("a reading ahead of a folder gave no error")
+	}
+}

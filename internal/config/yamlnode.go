@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -277,7 +278,43 @@ type Pair struct {
 // dict). dups lists the repeated keys (explicit ones only), in order, for
 // a warning. A node that is not a mapping has no pairs.
 func Pairs(n *yaml.Node) (pairs []Pair, dups []Pair) {
-	return pairs0(Deref(n), map[*yaml.Node][]Pair{}, map[*yaml.Node]bool{})
+	n = Deref(n)
+	if pairs, dups, ok := smallPairs(n); ok {
+		return pairs, dups
+	}
+	return pairs0(n, map[*yaml.Node][]Pair{}, map[*yaml.Node]bool{})
+}
+
+// smallPairs is Pairs for the usual mapping, a hook entry's: a few keys
+// and no merge key. A linear scan finds repeated keys, where pairs0 builds
+// four maps (a 1,000-hook config has 1,000 such mappings). ok is false
+// for any other node.
+func smallPairs(n *yaml.Node) (pairs []Pair, dups []Pair, ok bool) {
+	if n == nil || n.Kind != yaml.MappingNode || len(n.Content) > 32 {
+		return nil, nil, false
+	}
+	if len(n.Content) >= 2 {
+		pairs = make([]Pair, 0, len(n.Content)/2)
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if isMergeKey(k) {
+			return nil, nil, false
+		}
+		p := Pair{Key: keyString(k), KeyNode: k, Value: v}
+		if j := slices.IndexFunc(pairs, func(q Pair) bool { return q.Key == p.Key }); j >= 0 {
+			dups = append(dups, p)
+			pairs[j].KeyNode, pairs[j].Value = k, v
+			continue
+		}
+		pairs = append(pairs, p)
+	}
+	return pairs, dups, true
+}
+
+// isMergeKey reports whether k is YAML's merge key: a plain, untagged <<.
+func isMergeKey(k *yaml.Node) bool {
+	return k.Kind == yaml.ScalarNode && k.Value == "<<" && k.Style&(yaml.TaggedStyle|yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) == 0
 }
 
 // pairs0 memoises each merged mapping's pairs: mappings merging an alias
@@ -301,7 +338,7 @@ func pairs0(n *yaml.Node, memo map[*yaml.Node][]Pair, busy map[*yaml.Node]bool) 
 	var merged, explicit []Pair
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
-		if k.Kind == yaml.ScalarNode && k.Value == "<<" && k.Style&(yaml.TaggedStyle|yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) == 0 {
+		if isMergeKey(k) {
 			m := Deref(v)
 			sources := []*yaml.Node{m}
 			if m != nil && m.Kind == yaml.SequenceNode {

@@ -3,6 +3,7 @@ package config
 import (
 	"fmt"
 	"math"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -125,6 +126,47 @@ func TestDerefStopsOnCycles(t *testing.T) {
 
 // TestPairsMergeBomb: each level merges the previous one twice. Without
 // memoisation this takes 2^64 steps, so the test would never finish.
+// TestSmallPairsAgreesWithGeneral checks the fast path for small mappings
+// without merge keys against the general one, repeated and odd keys
+// included, and that it leaves merges and large mappings to pairs0.
+func TestSmallPairsAgreesWithGeneral(t *testing.T) {
+	srcs := []string{
+		"{}",
+		"{a: 1}",
+		"{a: 1, b: 2, a: 3, b: 4, a: 5}",
+		"{command: x, matcher: y, timeout: 1, command: z}",
+		"{[1, 2]: a, {k: v}: b, [1, 2]: c}",
+		"{'a': 1, a: 2, \"a\": 3}",
+		"{~: 1, null: 2, '': 3}",
+	}
+	for _, src := range srcs {
+		n := Deref(parseNode(t, src))
+		fast, fastDups, ok := smallPairs(n)
+		if !ok {
+			t.Fatalf("%s: not taken by the fast path", src)
+		}
+		slow, slowDups := pairs0(n, map[*yaml.Node][]Pair{}, map[*yaml.Node]bool{})
+		if !reflect.DeepEqual(fast, slow) || !reflect.DeepEqual(fastDups, slowDups) {
+			t.Errorf("%s:\nfast %v dups %v\nslow %v dups %v", src, fast, fastDups, slow, slowDups)
+		}
+	}
+	var big strings.Builder
+	big.WriteString("{")
+	for i := 0; i < 17; i++ {
+		fmt.Fprintf(&big, "k%d: %d, ", i, i)
+	}
+	big.WriteString("}")
+	for _, src := range []string{"base: &b {x: 1}\nv: {<<: *b}", big.String(), "[1]", "x"} {
+		n := Deref(parseNode(t, src))
+		if n.Kind == yaml.MappingNode && strings.HasPrefix(src, "base") {
+			n = n.Content[3]
+		}
+		if _, _, ok := smallPairs(n); ok {
+			t.Errorf("%q: taken by the fast path", src)
+		}
+	}
+}
+
 func TestPairsMergeBomb(t *testing.T) {
 	var b strings.Builder
 	b.WriteString("a0: &a0 {x: 1}\n")

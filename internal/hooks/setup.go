@@ -46,6 +46,8 @@ func Load(req config.Request) (*Setup, error) {
 	// the agent sets HERMES_HOME for a profile before reading its config;
 	// hooks get the same value in their environment (SPEC §14).
 	env := req.Env.With("HERMES_HOME", loc.Home)
+	store := allowlist.Open(loc.Home)
+	store.ReadAhead()
 	file, err := config.Load(loc.ConfigPath, env)
 	if err != nil {
 		return nil, err
@@ -56,7 +58,7 @@ func Load(req config.Request) (*Setup, error) {
 		Config:       file,
 		Catalogue:    cat,
 		Parsed:       Parse(file, cat, env),
-		Store:        allowlist.Open(loc.Home),
+		Store:        store,
 		Env:          env,
 		UserHome:     req.UserHome,
 		Fingerprints: allowlist.NewFingerprinter(),

@@ -266,10 +266,13 @@ func (p *parser) entry(ev Event, i int, item *yaml.Node) (Spec, bool) {
 	}
 	// Which word is left with a literal "~" does not depend on whose home a
 	// leading "~" expands to: any absolute stand-in gives the same answer
-	// as the user's home will when the hook is inspected.
-	if argv, err := shell.Argv(s.Command, "/"); err == nil {
-		if refusal := tildeRefusal(shell.TildeScript(argv)); refusal != "" {
-			p.warn(path+".command", cmd.KeyNode.Line, "will not run: %s", refusal)
+	// as the user's home will when the hook is inspected. Without a "~"
+	// there is nothing to find.
+	if strings.Contains(s.Command, "~") {
+		if argv, err := shell.Argv(s.Command, "/"); err == nil {
+			if refusal := tildeRefusal(shell.TildeScript(argv)); refusal != "" {
+				p.warn(path+".command", cmd.KeyNode.Line, "will not run: %s", refusal)
+			}
 		}
 	}
 

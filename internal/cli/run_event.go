@@ -107,7 +107,7 @@ func runEventRun(cmd *cobra.Command, opts *runEventOptions) error {
 	fields := fr.fields(&opts.payloadFlags, false)
 	safe := safeMode(opts.f)
 	sel := opts.selection()
-	if err := opts.check(e.Selected(e.ShellHooks(nil), ev.Name, ""), ev.Name); err != nil {
+	if err := opts.check(e.Parsed.ForEvent(ev.Name), ev.Name); err != nil {
 		return err
 	}
 	if opts.DryRun {

@@ -40,17 +40,18 @@ func (s *selectFlags) selection() hooks.Selection {
 	return hooks.Selection{Only: s.Only, Skip: s.Skip}
 }
 
-// check refuses a --only or --skip that names none of hs (the hooks that
-// could fire; scope says which, for the message): a typo must not fire
-// everything, or nothing, silently.
-func (s *selectFlags) check(hs []hooks.ShellHook, scope string) error {
-	unmatched := s.selection().Unmatched(hs)
+// check refuses a --only or --skip that names none of specs (the hooks
+// that could fire; scope says which, for the message): a typo must not
+// fire everything, or nothing, silently. It needs only the commands, so
+// nothing is inspected (no script is read) to check a selection.
+func (s *selectFlags) check(specs []hooks.Spec, scope string) error {
+	unmatched := s.selection().Unmatched(specs)
 	if len(unmatched) == 0 {
 		return nil
 	}
 	var known []string
 	seen := map[string]bool{}
-	for _, h := range hs {
+	for _, h := range specs {
 		if c := h.Shown(); !seen[c] {
 			seen[c] = true
 			known = append(known, fmt.Sprintf("%q", c))

@@ -167,7 +167,7 @@ func testRun(cmd *cobra.Command, opts *testOptions) error {
 	printWarnings(ios, e.Diagnostics(), append(fr.warnings, lw...))
 	fields := fr.fields(&opts.payloadFlags, true)
 	wire := e.WireFor(ev.Name, fields)
-	if err := opts.check(e.Selected(e.ShellHooks(nil), ev.Name, ""), ev.Name); err != nil {
+	if err := opts.check(e.Parsed.ForEvent(ev.Name), ev.Name); err != nil {
 		return err
 	}
 	selected := opts.selection().Filter(e.Selected(e.ShellHooks(list), ev.Name, opts.ForTool))

@@ -47,12 +47,12 @@ func (s Selection) Filter(hs []ShellHook) []ShellHook {
 }
 
 // Unmatched are the commands given to --only or --skip that name none of
-// hs, in the order given: a typo there would otherwise silently fire
-// everything (--skip) or nothing (--only).
-func (s Selection) Unmatched(hs []ShellHook) []string {
+// the hooks configured as specs, in the order given: a typo there would
+// otherwise silently fire everything (--skip) or nothing (--only).
+func (s Selection) Unmatched(specs []Spec) []string {
 	var out []string
 	for _, c := range slices.Concat(s.Only, s.Skip) {
-		known := slices.ContainsFunc(hs, func(h ShellHook) bool { return h.Names(c) })
+		known := slices.ContainsFunc(specs, func(sp Spec) bool { return sp.Names(c) })
 		if !known && !slices.Contains(out, c) {
 			out = append(out, c)
 		}

@@ -46,7 +46,7 @@ func TestSelection(t *testing.T) {
 			if !slices.Equal(kept, tt.kept) {
 				t.Errorf("kept = %q, want %q", kept, tt.kept)
 			}
-			if got := tt.sel.Unmatched(hs); !slices.Equal(got, tt.unmatched) {
+			if got := tt.sel.Unmatched(specsOf(hs)); !slices.Equal(got, tt.unmatched) {
 				t.Errorf("unmatched = %q, want %q", got, tt.unmatched)
 			}
 			if tt.sel.Empty() != tt.wouldEmpty {
@@ -116,4 +116,12 @@ func TestDispatchPolicy(t *testing.T) {
 	if lines := auditLines(t, e); lines != nil {
 		t.Errorf("a policy test wrote the audit log: %q", lines)
 	}
+}
+
+func specsOf(hs []ShellHook) []Spec {
+	specs := make([]Spec, len(hs))
+	for i, h := range hs {
+		specs[i] = h.Spec
+	}
+	return specs
 }

@@ -117,6 +117,23 @@ func mayBeNumber(s string) bool {
 	return s != "" && strings.IndexByte("+-.0123456789", s[0]) >= 0
 }
 
+// isPlainDecimal is true for the usual integer, 0 or digits without a
+// leading 0 (timeout: 10): a case of pyInt decided without running it.
+func isPlainDecimal(s string) bool {
+	if s == "0" {
+		return true
+	}
+	if s == "" || s[0] < '1' || s[0] > '9' {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
 // Resolve returns what n means to the agent. A nil node is null.
 func Resolve(n *yaml.Node) Value {
 	n = Deref(n)
@@ -142,7 +159,7 @@ func Resolve(n *yaml.Node) Value {
 		tag = "!!null"
 	case isPyBool(n.Value):
 		tag = "!!bool"
-	case mayBeNumber(n.Value) && pyInt().MatchString(n.Value):
+	case isPlainDecimal(n.Value) || mayBeNumber(n.Value) && pyInt().MatchString(n.Value):
 		tag = "!!int"
 	case mayBeNumber(n.Value) && pyFloat().MatchString(n.Value):
 		tag = "!!float"

@@ -184,3 +184,18 @@ func TestPairsMergeBomb(t *testing.T) {
 		t.Errorf("self-merge = %v, want only y", self)
 	}
 }
+
+// TestPlainDecimalIsPyInt checks the shortcut Resolve takes for integers
+// against the resolver expression it stands in for.
+func TestPlainDecimalIsPyInt(t *testing.T) {
+	for _, s := range []string{"0", "00", "7", "10", "010", "1_0", "-1", "+1", "", "1a", "99999999999999999999", "1.0", "1:30", "０", "١"} {
+		plain := isPlainDecimal(s)
+		if plain && !pyInt().MatchString(s) {
+			t.Errorf("%q: taken as a plain decimal, but PyYAML's int resolver refuses it", s)
+		}
+		digits := s != "" && strings.Trim(s, "0123456789") == "" && (s == "0" || s[0] != '0')
+		if plain != digits {
+			t.Errorf("isPlainDecimal(%q) = %v", s, plain)
+		}
+	}
+}

@@ -118,7 +118,7 @@ type parser struct {
 	cat        *Catalogue
 	env        config.Env
 	out        *Parsed
-	seen       map[[3]string]Spec // registered specs by (event, matcher, command)
+	seen       map[[3]string]int // index in out.Specs by (event, matcher, command)
 	expansions map[*yaml.Node]config.Expansion
 }
 
@@ -138,16 +138,25 @@ func (p *parser) warn(path string, line int, format string, args ...any) {
 }
 
 // fields returns an entry's keys, warning about repeated ones.
-func (p *parser) fields(path string, n *yaml.Node) map[string]config.Pair {
+func (p *parser) fields(path string, n *yaml.Node) fieldSet {
 	pairs, dups := config.Pairs(n)
 	for _, d := range dups {
 		p.warn(path+"."+d.Key, d.KeyNode.Line, "%q is given more than once; the last value is used", d.Key)
 	}
-	m := make(map[string]config.Pair, len(pairs))
-	for _, pr := range pairs {
-		m[pr.Key] = pr
+	return pairs
+}
+
+// fieldSet is the keys of one hook or webhook entry: a handful, each once,
+// so a scan finds one faster than a map built per entry would.
+type fieldSet []config.Pair
+
+func (f fieldSet) get(key string) (config.Pair, bool) {
+	for _, p := range f {
+		if p.Key == key {
+			return p, true
+		}
 	}
-	return m
+	return config.Pair{}, false
 }
 
 func (p *parser) hooks(n *yaml.Node, line int) {
@@ -206,17 +215,18 @@ func (p *parser) event(pr config.Pair) {
 // entry's timeout and fail_closed (SPEC §14).
 func (p *parser) register(s Spec) {
 	if p.seen == nil {
-		p.seen = map[[3]string]Spec{}
+		p.seen = map[[3]string]int{}
 	}
 	key := [3]string{s.Event, s.matcherText, s.Command}
-	if first, dup := p.seen[key]; dup {
+	if i, dup := p.seen[key]; dup {
+		first := p.out.Specs[i]
 		p.out.Diagnostics = append(p.out.Diagnostics, config.Diagnostic{
 			Level: config.LevelInfo, Path: fmt.Sprintf("hooks.%s[%d]", s.Event, s.Index), File: p.file, Line: s.Line,
 			Message: fmt.Sprintf("the same hook (event, matcher and command) as hooks.%s[%d] at line %d: it is registered once, as the agent does, and that first entry's timeout and fail_closed apply",
 				first.Event, first.Index, first.Line)})
 		return
 	}
-	p.seen[key] = s
+	p.seen[key] = len(p.out.Specs)
 	p.out.Specs = append(p.out.Specs, s)
 }
 
@@ -242,7 +252,7 @@ func (p *parser) entry(ev Event, i int, item *yaml.Node) (Spec, bool) {
 	}
 	f := p.fields(path, v.Node)
 
-	cmd, ok := f["command"]
+	cmd, ok := f.get("command")
 	if !ok {
 		p.warn(path, item.Line, "hook has no command; skipped")
 		return s, false
@@ -276,18 +286,18 @@ func (p *parser) entry(ev Event, i int, item *yaml.Node) (Spec, bool) {
 		}
 	}
 
-	if m, ok := f["matcher"]; ok {
+	if m, ok := f.get("matcher"); ok {
 		if mv := config.Resolve(m.Value); mv.Kind == config.KindString {
 			s.matcherText = pystr.Strip(mv.Str)
 		}
 		s.Matcher = p.matcher(ev, path+".matcher", m)
 	}
-	if t, ok := f["timeout"]; ok {
+	if t, ok := f.get("timeout"); ok {
 		s.Timeout, s.TimeoutSet = p.timeout(path+".timeout", t)
 	}
-	fc, ok := f["fail_closed"]
+	fc, ok := f.get("fail_closed")
 	if !ok {
-		fc, ok = f["failClosed"]
+		fc, ok = f.get("failClosed")
 	}
 	if ok {
 		s.FailClosed = p.failClosed(ev, path+"."+fc.Key, fc)

@@ -66,7 +66,7 @@ func (p *parser) webhook(i int, item *yaml.Node) (Webhook, bool) {
 	}
 	f := p.fields(path, v.Node)
 
-	u, ok := f["url"]
+	u, ok := f.get("url")
 	if !ok {
 		p.warn(path, item.Line, "webhook has no url; skipped")
 		return w, false
@@ -92,7 +92,7 @@ func (p *parser) webhook(i int, item *yaml.Node) (Webhook, bool) {
 	}
 
 	w.Name = w.Shown
-	if n, ok := f["name"]; ok {
+	if n, ok := f.get("name"); ok {
 		nv := config.Resolve(n.Value)
 		switch {
 		case nv.Kind == config.KindString && strings.TrimSpace(nv.Str) != "":
@@ -105,10 +105,10 @@ func (p *parser) webhook(i int, item *yaml.Node) (Webhook, bool) {
 	if !p.webhookEvents(&w, path, item.Line, f) {
 		return w, false
 	}
-	if m, ok := f["matcher"]; ok {
+	if m, ok := f.get("matcher"); ok {
 		w.Matcher = p.webhookMatcher(&w, path+".matcher", m)
 	}
-	if t, ok := f["timeout"]; ok {
+	if t, ok := f.get("timeout"); ok {
 		w.Timeout = p.webhookTimeout(path+".timeout", t)
 	}
 	p.secret(&w, path, f)
@@ -116,8 +116,8 @@ func (p *parser) webhook(i int, item *yaml.Node) (Webhook, bool) {
 }
 
 // webhookEvents fills w.Events; false means none is usable.
-func (p *parser) webhookEvents(w *Webhook, path string, line int, f map[string]config.Pair) bool {
-	e, ok := f["events"]
+func (p *parser) webhookEvents(w *Webhook, path string, line int, f fieldSet) bool {
+	e, ok := f.get("events")
 	if !ok {
 		p.warn(path, line, "webhook has no events; skipped")
 		return false
@@ -192,8 +192,8 @@ func (p *parser) webhookTimeout(path string, t config.Pair) int {
 // secret resolves the signing secret: secret_env wins over secret even when
 // the variable is unset, so that removing a variable never silently falls
 // back to a stale literal.
-func (p *parser) secret(w *Webhook, path string, f map[string]config.Pair) {
-	if se, ok := f["secret_env"]; ok {
+func (p *parser) secret(w *Webhook, path string, f fieldSet) {
+	if se, ok := f.get("secret_env"); ok {
 		v := config.Resolve(se.Value)
 		name := strings.TrimSpace(v.Str)
 		if v.Kind != config.KindString || name == "" {
@@ -208,7 +208,7 @@ func (p *parser) secret(w *Webhook, path string, f map[string]config.Pair) {
 		w.Signed = w.Secret != ""
 		return
 	}
-	if s, ok := f["secret"]; ok {
+	if s, ok := f.get("secret"); ok {
 		v := config.Resolve(s.Value)
 		switch {
 		case v.Kind == config.KindString:

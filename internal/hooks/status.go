@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"sync"
 
 	"github.com/hermes-hooks/hermes/internal/allowlist"
 	"github.com/hermes-hooks/hermes/internal/safepath"
@@ -204,9 +206,32 @@ func (h *ShellHook) hasScriptFile() bool {
 
 // ShellHooks inspects every configured shell hook, in config order.
 func (s *Setup) ShellHooks(list *allowlist.List) []ShellHook {
-	out := make([]ShellHook, 0, len(s.Parsed.Specs))
-	for _, spec := range s.Parsed.Specs {
-		out = append(out, s.Inspect(spec, list))
+	specs := s.Parsed.Specs
+	out := make([]ShellHook, len(specs))
+	// Hooks are inspected independently (the caches Inspect uses are safe
+	// for concurrent use, and list may be searched from many goroutines),
+	// so a long config is split over the CPUs; a short one is not worth a
+	// goroutine.
+	workers := min(runtime.GOMAXPROCS(0), len(specs)/parallelInspectMin)
+	if workers < 2 {
+		for i, spec := range specs {
+			out[i] = s.Inspect(spec, list)
+		}
+		return out
 	}
+	var wg sync.WaitGroup
+	for w := range workers {
+		lo, hi := w*len(specs)/workers, (w+1)*len(specs)/workers
+		wg.Go(func() {
+			for i := lo; i < hi; i++ {
+				out[i] = s.Inspect(specs[i], list)
+			}
+		})
+	}
+	wg.Wait()
 	return out
 }
+
+// parallelInspectMin is how many hooks each goroutine of ShellHooks gets
+// at least.
+const parallelInspectMin = 64

@@ -71,9 +71,8 @@ func TildeScript(argv []string) string {
 // pickScript returns the index of the script word in argv.
 func pickScript(argv []string) int {
 	for i, w := range argv {
-		lw := strings.ToLower(w)
 		for _, ext := range scriptExtensions {
-			if strings.HasSuffix(lw, ext) {
+			if len(w) >= len(ext) && strings.EqualFold(w[len(w)-len(ext):], ext) {
 				return i
 			}
 		}

@@ -2,6 +2,7 @@ package hooks
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -354,4 +355,36 @@ func TestApprovePinned(t *testing.T) {
 func fileExists(path string) bool {
 	_, err := os.Stat(path)
 	return err == nil
+}
+
+// TestShellHooksInParallelAsInOrder: a config long enough to be inspected
+// on several goroutines gives the hooks in config order, each as Inspect
+// alone sees it (approved or not, scripts missing, modified or fine).
+func TestShellHooksInParallelAsInOrder(t *testing.T) {
+	var cfg strings.Builder
+	cfg.WriteString("hooks:\n  pre_tool_call:\n")
+	const n = 4 * parallelInspectMin
+	for i := range n {
+		fmt.Fprintf(&cfg, "    - command: \"~/s%d.sh --n %d\"\n", i%7, i)
+	}
+	scripts := map[string]string{}
+	for i := range 5 { // s5.sh and s6.sh are missing
+		scripts[fmt.Sprintf("s%d.sh", i)] = fmt.Sprintf("#!/bin/sh\necho %d\n", i)
+	}
+	h := newTrustHome(t, cfg.String(), scripts)
+	h.approveAll()
+	h.write("s1.sh", "#!/bin/sh\necho changed\n", approvedMtime.Add(time.Hour))
+	s, list := h.load()
+	got := s.ShellHooks(list)
+	serial, _ := h.load()
+	if len(got) != n {
+		t.Fatalf("%d hooks, want %d", len(got), n)
+	}
+	for i, spec := range serial.Parsed.Specs {
+		want := serial.Inspect(spec, list)
+		if g := got[i]; g.Command != want.Command || g.Approved != want.Approved || g.Drift != want.Drift ||
+			g.Trusted() != want.Trusted() || (g.ExecErr == nil) != (want.ExecErr == nil) || g.Script != want.Script {
+			t.Errorf("hook %d: %+v\nwant %+v", i, g, want)
+		}
+	}
 }

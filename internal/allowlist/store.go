@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/hermes-hooks/hermes/internal/regfile"
@@ -26,8 +27,10 @@ type Store struct {
 	// Wait says how Update waits for a lock another process holds.
 	Wait LockWait
 
-	// ahead is the reading ReadAhead started, for the next Read.
-	ahead chan readResult
+	// ahead is the reading ReadAhead started, for the next Read; aheadMu
+	// keeps Read safe to call from several goroutines.
+	aheadMu sync.Mutex
+	ahead   chan readResult
 }
 
 type readResult struct {
@@ -50,8 +53,7 @@ func (s *Store) LockPath() string { return s.Path + ".lock" }
 //
 // After ReadAhead, the first Read returns the reading it started.
 func (s *Store) Read() (*List, []string, error) {
-	if ch := s.ahead; ch != nil {
-		s.ahead = nil
+	if ch := s.takeAhead(); ch != nil {
 		r := <-ch
 		return r.list, r.warnings, r.err
 	}
@@ -66,11 +68,22 @@ func (s *Store) Read() (*List, []string, error) {
 // Read after an Update sees the update.
 func (s *Store) ReadAhead() {
 	ch := make(chan readResult, 1)
+	s.aheadMu.Lock()
 	s.ahead = ch
+	s.aheadMu.Unlock()
 	go func() {
 		l, warnings, _, err := s.read()
 		ch <- readResult{l, warnings, err}
 	}()
+}
+
+// takeAhead returns the pending reading ahead, if any, and forgets it.
+func (s *Store) takeAhead() chan readResult {
+	s.aheadMu.Lock()
+	defer s.aheadMu.Unlock()
+	ch := s.ahead
+	s.ahead = nil
+	return ch
 }
 
 // read also returns the bytes of a corrupt file and why it is corrupt, for
@@ -111,7 +124,7 @@ type corruptFile struct {
 // from fn is returned as is. A corrupt file is copied aside before it is
 // replaced, and the warning says where.
 func (s *Store) Update(fn func(*List) error) ([]string, error) {
-	s.ahead = nil
+	s.takeAhead()
 	if err := os.MkdirAll(filepath.Dir(s.Path), 0o700); err != nil {
 		return nil, fmt.Errorf("cannot create the folder of the allowlist: %w", err)
 	}

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -309,6 +310,19 @@ func TestReadAhead(t *testing.T) {
 	if _, ok := l.Find("pre_tool_call", "/b.sh"); !ok {
 		t.Error("a Read after Update returned the reading from before it")
 	}
+
+	// Reads from several goroutines: one gets the reading ahead, the
+	// others read again; all see the file (run with -race).
+	s.ReadAhead()
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Go(func() {
+			if l, _, err := s.Read(); err != nil || len(l.Approvals) != 2 {
+				t.Errorf("concurrent Read: %v, %v", l, err)
+			}
+		})
+	}
+	wg.Wait()
 
 	// A reading ahead of a file that cannot be read carries the error.
 	bad := Open(filepath.Join(t.TempDir(), "dir-not-file"))

@@ -57,9 +57,10 @@ type doctorJSON struct {
 }
 
 type doctorHookJSON struct {
-	Kind     string        `json:"kind"`
-	Event    string        `json:"event,omitempty"`
-	Command  string        `json:"command,omitempty"`
+	Kind  string `json:"kind"`
+	Event string `json:"event,omitempty"`
+	// Shell hooks only: command, as in every --json.
+	*commandJSON
 	Name     string        `json:"name,omitempty"`
 	Checks   []hooks.Check `json:"checks"`
 	Problems int           `json:"problems"`
@@ -110,7 +111,12 @@ func doctorRun(cmd *cobra.Command, opts *doctorOptions) error {
 			Hooks: []doctorHookJSON{}, Diagnostics: diags, Problems: problems, Healthy: problems == 0,
 			Allowlist: allowlistChecks}
 		for _, r := range reports {
-			out.Hooks = append(out.Hooks, doctorHookJSON{r.Kind, r.Event, r.Command, r.Name, r.Checks, r.Problems()})
+			j := doctorHookJSON{Kind: r.Kind, Name: r.Name, Checks: r.Checks, Problems: r.Problems()}
+			if r.Spec != nil {
+				cmd := commandOf(*r.Spec)
+				j.Event, j.commandJSON = r.Spec.Event, &cmd
+			}
+			out.Hooks = append(out.Hooks, j)
 		}
 		if err := writeJSON(ios.Out, out); err != nil {
 			return err
@@ -131,7 +137,7 @@ func doctorRun(cmd *cobra.Command, opts *doctorOptions) error {
 		for _, r := range reports {
 			switch r.Kind {
 			case "shell":
-				fmt.Fprintf(w, "\n%s  %s\n", cs.Cyan(esc(r.Event)), cs.Bold(esc(r.Command)))
+				fmt.Fprintf(w, "\n%s  %s\n", cs.Cyan(esc(r.Spec.Event)), cs.Bold(esc(r.Spec.Shown())))
 			case "home":
 				fmt.Fprintf(w, "\n%s  %s\n", cs.Cyan("home"), cs.Bold(esc(r.Name)))
 			default:

@@ -34,11 +34,10 @@ type Check struct {
 
 // HookReport is every check of one hook.
 type HookReport struct {
-	Kind    string // "shell" or "gateway"
-	Event   string // shell
-	Command string // shell
-	Name    string // gateway
-	Checks  []Check
+	Kind   string // "shell" or "gateway"
+	Spec   *Spec  // shell: the hook, named by Spec.Shown
+	Name   string // gateway
+	Checks []Check
 }
 
 // Problems counts the failed checks.
@@ -148,7 +147,7 @@ func smokeSkipReason(h ShellHook) string {
 }
 
 func (e *Engine) staticChecks(h ShellHook) HookReport {
-	r := HookReport{Kind: "shell", Event: h.Event, Command: h.Shown()}
+	r := HookReport{Kind: "shell", Spec: &h.Spec}
 	if h.ExecErr != nil {
 		r.add("executable", CheckFail, "script missing or not executable: %v", h.ExecErr)
 	} else {

@@ -33,7 +33,7 @@ func BenchmarkDoctor(b *testing.B) {
 			for b.Loop() {
 				for _, r := range e.Doctor(context.Background(), list, DoctorOptions{Parallel: parallel}) {
 					if r.Problems() > 0 {
-						b.Fatalf("%s: %+v", r.Command, r.Checks)
+						b.Fatalf("%s: %+v", r.Spec.Shown(), r.Checks)
 					}
 				}
 			}

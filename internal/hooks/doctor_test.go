@@ -141,8 +141,8 @@ func TestDoctorShellChecks(t *testing.T) {
 	problems := 0
 	for i, w := range want {
 		r := reports[i]
-		if r.Kind != "shell" || r.Command != w.command {
-			t.Errorf("report %d is %s %q, want shell %q (config order)", i, r.Kind, r.Command, w.command)
+		if r.Kind != "shell" || r.Spec.Shown() != w.command {
+			t.Errorf("report %d is %s %q, want shell %q (config order)", i, r.Kind, r.Spec.Shown(), w.command)
 			continue
 		}
 		if got := checkLines(r); got != w.checks {
@@ -231,8 +231,8 @@ func TestDoctorSmokeRunsConcurrently(t *testing.T) {
 		t.Errorf("at most %d runs at once, want %d", runner.maxInFlight, parallel)
 	}
 	for i, r := range reports {
-		if want := fmt.Sprintf("~/h%d.sh", i); r.Command != want {
-			t.Errorf("report %d is %q, want %q", i, r.Command, want)
+		if want := fmt.Sprintf("~/h%d.sh", i); r.Spec.Shown() != want {
+			t.Errorf("report %d is %q, want %q", i, r.Spec.Shown(), want)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -19,11 +20,7 @@ Shell hooks are declared in the hooks: block of the config file and need
 consent per (event, command), kept in shell-hooks-allowlist.json.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 0 {
-				msg := "unknown command \"" + args[0] + "\" for \"hermes hooks\""
-				if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
-					msg += "\n\nDid you mean this?\n\t" + strings.Join(s, "\n\t")
-				}
-				return &UsageError{msg: msg}
+				return unknownCommand(cmd, args[0])
 			}
 			return cmd.Help()
 		},
@@ -46,4 +43,14 @@ consent per (event, command), kept in shell-hooks-allowlist.json.`,
 		newCmdImport(f),
 	)
 	return cmd
+}
+
+// unknownCommand is the usage error for a word that names no subcommand of
+// cmd, with Cobra's suggestions.
+func unknownCommand(cmd *cobra.Command, word string) *UsageError {
+	msg := fmt.Sprintf("unknown command %q for %q", word, cmd.CommandPath())
+	if s := cmd.SuggestionsFor(word); len(s) > 0 {
+		msg += "\n\nDid you mean this?\n\t" + strings.Join(s, "\n\t")
+	}
+	return &UsageError{msg: msg}
 }

@@ -91,6 +91,11 @@ func NewRootCmd(f *Factory) *cobra.Command {
 	root.SetOut(f.IO.Out)
 	root.SetErr(f.IO.ErrOut)
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
+		// A group (hermes hooks) given a word it does not know, then a flag
+		// only a subcommand has (hooks lsit --json): the word is the mistake.
+		if words := cmd.Flags().Args(); cmd.HasAvailableSubCommands() && len(words) > 0 {
+			return &flagError{unknownCommand(cmd, words[0])}
+		}
 		return &flagError{&UsageError{msg: err.Error()}}
 	})
 

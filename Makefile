@@ -3,7 +3,7 @@ BIN := bin/hermes
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X github.com/hermes-hooks/hermes/internal/cli.Version=$(VERSION)
 
-.PHONY: build test demo lint bench fuzz docs stress clean
+.PHONY: build test race demo lint bench fuzz docs stress clean
 
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/hermes
@@ -11,6 +11,11 @@ build:
 ## test: every unit test and end-to-end scenario
 test:
 	$(GO) test -count=1 ./...
+
+## race: the packages' tests under the race detector (the engine reads the
+## allowlist, inspects hooks and runs smoke tests on several goroutines)
+race:
+	$(GO) test -race -count=1 ./internal/...
 
 ## demo: the tool on a copy of the bundled example home
 demo: build

@@ -209,15 +209,18 @@ func (s *Setup) ShellHooks(list *allowlist.List) []ShellHook {
 	specs := s.Parsed.Specs
 	out := make([]ShellHook, len(specs))
 	// Hooks are inspected independently (the caches Inspect uses are safe
-	// for concurrent use, and list may be searched from many goroutines),
-	// so a long config is split over the CPUs; a short one is not worth a
-	// goroutine.
+	// for concurrent use, and a list with its index built may be searched
+	// from many goroutines), so a long config is split over the CPUs; a
+	// short one is not worth a goroutine.
 	workers := min(runtime.GOMAXPROCS(0), len(specs)/parallelInspectMin)
 	if workers < 2 {
 		for i, spec := range specs {
 			out[i] = s.Inspect(spec, list)
 		}
 		return out
+	}
+	if list != nil {
+		list.Index() // built here, once: the goroutines only search it
 	}
 	var wg sync.WaitGroup
 	for w := range workers {

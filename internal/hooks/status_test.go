@@ -388,3 +388,25 @@ func TestShellHooksInParallelAsInOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestShellHooksInParallelAfterApprove: a list whose index an Approve
+// dropped (a replaced entry) is searched from several goroutines without a
+// race (run with -race).
+func TestShellHooksInParallelAfterApprove(t *testing.T) {
+	var cfg strings.Builder
+	cfg.WriteString("hooks:\n  pre_tool_call:\n")
+	for i := range 2 * parallelInspectMin {
+		fmt.Fprintf(&cfg, "    - command: \"~/s.sh --n %d\"\n", i)
+	}
+	h := newTrustHome(t, cfg.String(), map[string]string{"s.sh": "#!/bin/sh\n"})
+	h.approveAll()
+	s, list := h.load()
+	again := list.Approvals[0]
+	again.ApprovedAt = "2026-11-30T00:00:00Z"
+	list.Approve(again) // replaces an entry: the index is rebuilt on next use
+	for i, sh := range s.ShellHooks(list) {
+		if !sh.Approved {
+			t.Errorf("hook %d not approved", i)
+		}
+	}
+}

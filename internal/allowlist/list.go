@@ -12,9 +12,9 @@ import (
 // List is the content of the allowlist file.
 //
 // Approvals holds the well-formed entries in file order. Change it through
-// Approve and Revoke: they keep the lookup index and the position of
-// malformed items right. A list from Store.Read may be searched (Find,
-// Index) from many goroutines at once; changing it may not.
+// Approve, Revoke and Remove: they keep the lookup index built and the
+// position of malformed items right. Between changes, a list may be
+// searched (Find, Index) from many goroutines at once; changing it may not.
 type List struct {
 	Approvals []Entry
 
@@ -87,6 +87,7 @@ func (l *List) Approve(e Entry) {
 		}
 		l.Approvals = append(l.Approvals, e)
 		l.index = nil
+		l.Index()
 		return
 	}
 	// A new pair (the usual case): extend the index instead of rebuilding
@@ -145,6 +146,7 @@ func (l *List) filter(keep func(Entry) bool) int {
 	}
 	l.Approvals = kept
 	l.index = nil
+	l.Index()
 	return removed
 }
 

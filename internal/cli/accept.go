@@ -110,7 +110,7 @@ type approvedHookJSON struct {
 func acceptRun(cmd *cobra.Command, opts *acceptOptions) error {
 	// With --json, prompts talk on stderr so stdout is only the document.
 	opts.f.IO.SetPromptOnStderr(opts.JSON)
-	s, err := opts.f.Load(cmd)
+	s, err := opts.f.LoadWithAllowlist(cmd)
 	if err != nil {
 		return err
 	}

@@ -48,7 +48,7 @@ type approvalJSON struct {
 }
 
 func approvalsRun(cmd *cobra.Command, opts *approvalsOptions) error {
-	s, err := opts.f.Load(cmd)
+	s, err := opts.f.LoadWithAllowlist(cmd)
 	if err != nil {
 		return err
 	}

@@ -55,7 +55,7 @@ type diffJSON struct {
 }
 
 func diffRun(cmd *cobra.Command, opts *diffOptions) error {
-	s, err := opts.f.Load(cmd)
+	s, err := opts.f.LoadWithAllowlist(cmd)
 	if err != nil {
 		return err
 	}

@@ -82,7 +82,7 @@ type webhookJSON struct {
 }
 
 func listRun(cmd *cobra.Command, opts *listOptions) error {
-	s, err := opts.f.Load(cmd)
+	s, err := opts.f.LoadWithAllowlist(cmd)
 	if err != nil {
 		return err
 	}

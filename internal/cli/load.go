@@ -22,7 +22,17 @@ func (f *Factory) request() config.Request {
 
 // Load finds HERMES_HOME, reads the config and parses its hooks.
 func (f *Factory) Load(cmd *cobra.Command) (*hooks.Setup, error) {
-	s, err := hooks.Load(f.request())
+	return f.load(cmd, hooks.Load)
+}
+
+// LoadWithAllowlist is Load for a command that reads the allowlist next:
+// the allowlist is read beside the config (hooks.LoadWithAllowlist).
+func (f *Factory) LoadWithAllowlist(cmd *cobra.Command) (*hooks.Setup, error) {
+	return f.load(cmd, hooks.LoadWithAllowlist)
+}
+
+func (f *Factory) load(cmd *cobra.Command, load func(config.Request) (*hooks.Setup, error)) (*hooks.Setup, error) {
+	s, err := load(f.request())
 	if err == nil {
 		f.explain(s.Loc)
 		s.Store.Wait = f.lockWait(cmd)

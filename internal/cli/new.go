@@ -228,7 +228,7 @@ func writeNewScript(path string, body []byte) error {
 // path, reading the config afresh so the command is the one the agent will
 // see.
 func approveNew(opts *newOptions, h hooks.NewHook) (bool, []string, error) {
-	s, err := opts.f.Load(nil)
+	s, err := opts.f.LoadWithAllowlist(nil)
 	if err != nil {
 		return false, nil, err
 	}

@@ -53,7 +53,7 @@ type prunedEntryJSON struct {
 
 func pruneRun(cmd *cobra.Command, opts *pruneOptions) error {
 	opts.f.IO.SetPromptOnStderr(opts.JSON)
-	s, err := opts.f.Load(cmd)
+	s, err := opts.f.LoadWithAllowlist(cmd)
 	if err != nil {
 		return err
 	}

@@ -401,7 +401,7 @@ func safeMode(f *Factory) bool {
 
 // Engine loads the setup and wires it to the process for running hooks.
 func (f *Factory) Engine(cmd *cobra.Command) (*hooks.Engine, error) {
-	s, err := f.Load(cmd)
+	s, err := f.LoadWithAllowlist(cmd)
 	if err != nil {
 		return nil, err
 	}

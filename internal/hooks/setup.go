@@ -37,7 +37,15 @@ type Setup struct {
 // Load finds HERMES_HOME and the config file, reads the config and parses
 // its hooks. A config that cannot be read or is not valid YAML is an error;
 // everything else becomes a diagnostic.
-func Load(req config.Request) (*Setup, error) {
+func Load(req config.Request) (*Setup, error) { return load(req, false) }
+
+// LoadWithAllowlist is Load for a command that reads the allowlist next
+// (Store.Read): the reading starts before the config is parsed and runs
+// beside it (Store.ReadAhead), the two costly steps of loading a long
+// config on two cores.
+func LoadWithAllowlist(req config.Request) (*Setup, error) { return load(req, true) }
+
+func load(req config.Request, readAhead bool) (*Setup, error) {
 	loc, err := config.Locate(req)
 	if err != nil {
 		return nil, err
@@ -47,7 +55,9 @@ func Load(req config.Request) (*Setup, error) {
 	// hooks get the same value in their environment (SPEC §14).
 	env := req.Env.With("HERMES_HOME", loc.Home)
 	store := allowlist.Open(loc.Home)
-	store.ReadAhead()
+	if readAhead {
+		store.ReadAhead()
+	}
 	file, err := config.Load(loc.ConfigPath, env)
 	if err != nil {
 		return nil, err

@@ -113,8 +113,8 @@ func doctorRun(cmd *cobra.Command, opts *doctorOptions) error {
 		for _, r := range reports {
 			j := doctorHookJSON{Kind: r.Kind, Name: r.Name, Checks: r.Checks, Problems: r.Problems()}
 			if r.Spec != nil {
-				cmd := commandOf(*r.Spec)
-				j.Event, j.commandJSON = r.Spec.Event, &cmd
+				named := commandOf(*r.Spec)
+				j.Event, j.commandJSON = r.Spec.Event, &named
 			}
 			out.Hooks = append(out.Hooks, j)
 		}

@@ -34,9 +34,9 @@ type Check struct {
 
 // HookReport is every check of one hook.
 type HookReport struct {
-	Kind   string // "shell" or "gateway"
+	Kind   string // "shell", "gateway" or "home"
 	Spec   *Spec  // shell: the hook, named by Spec.Shown
-	Name   string // gateway
+	Name   string // gateway: its name; home: the HERMES_HOME
 	Checks []Check
 }
 

@@ -33,7 +33,8 @@ aggregated outcome, outbound webhooks, and a line per fired hook in the audit
 log (<HERMES_HOME>/logs/hooks.jsonl).
 
 The payload is the one given, as given (fields or wire shape); with none, the
-event's synthetic payload. Unapproved hooks fire only with consent:
+event's synthetic payload. Stdin is read only with - (a payload piped without
+it is not read, and hermes says so). Unapproved hooks fire only with consent:
 --accept-hooks, HERMES_ACCEPT_HOOKS=1 or hooks_auto_accept: true record the
 approval; at a terminal you are asked; otherwise they are skipped.`,
 		Example: `  hermes hooks run-event pre_tool_call --payload '{"tool_name":"terminal","args":{"command":"ls"}}' --exit-code

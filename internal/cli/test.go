@@ -170,7 +170,7 @@ func testRun(cmd *cobra.Command, opts *testOptions) error {
 	if err := opts.check(e.Parsed.ForEvent(ev.Name), ev.Name); err != nil {
 		return err
 	}
-	selected := opts.selection().Filter(e.Selected(e.ShellHooks(list), ev.Name, opts.ForTool))
+	selected := opts.selection().Filter(e.Selected(e.InspectAll(e.Parsed.ForEvent(ev.Name), list), ev.Name, opts.ForTool))
 	if safeMode(opts.f) {
 		// On stderr, so a --json reader sees it too without it breaking stdout.
 		fmt.Fprintln(ios.ErrOut, "Note: HERMES_SAFE_MODE is set: run-event would fire nothing; test runs the hooks anyway.")

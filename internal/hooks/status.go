@@ -206,7 +206,11 @@ func (h *ShellHook) hasScriptFile() bool {
 
 // ShellHooks inspects every configured shell hook, in config order.
 func (s *Setup) ShellHooks(list *allowlist.List) []ShellHook {
-	specs := s.Parsed.Specs
+	return s.InspectAll(s.Parsed.Specs, list)
+}
+
+// InspectAll inspects the hooks of specs (Inspect), in their order.
+func (s *Setup) InspectAll(specs []Spec, list *allowlist.List) []ShellHook {
 	out := make([]ShellHook, len(specs))
 	// Hooks are inspected independently (the caches Inspect uses are safe
 	// for concurrent use, and a list with its index built may be searched

@@ -5,12 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
-	"golang.org/x/sys/unix"
 
 	"github.com/hermes-hooks/hermes/internal/config"
 	"github.com/hermes-hooks/hermes/internal/hooks"
@@ -135,7 +133,11 @@ func (p *payloadFlags) begin(cmd *cobra.Command, f *Factory, event string, real 
 	}
 	given, warnings, err := p.read(interruptible(ctx, f.IO.In))
 	if !p.Stdin && p.File == "" && p.JSON == "" {
-		warnings = append(warnings, unreadStdin(f.IO.In)...)
+		if f.IO.InputWaiting() {
+			// A payload piped without "-" would otherwise be ignored
+			// without a word, the hooks answering the synthetic one.
+			warnings = append(warnings, "stdin holds data, but no payload was asked for: it is not read, and the event's synthetic payload is used (give - to read the payload from stdin)")
+		}
 	}
 	if err != nil {
 		return nil, err
@@ -194,41 +196,3 @@ func interruptible(ctx context.Context, in io.Reader) io.Reader {
 type readerFunc func([]byte) (int, error)
 
 func (f readerFunc) Read(b []byte) (int, error) { return f(b) }
-
-// unreadStdin warns when no payload was asked for but stdin already holds
-// data (a file, or a pipe with bytes waiting): a payload piped without "-"
-// would otherwise be ignored without a word, and the hooks would answer
-// the synthetic payload instead. A terminal, an empty pipe or /dev/null
-// say nothing; stdin is not read.
-func unreadStdin(in io.Reader) []string {
-	f, ok := in.(*os.File)
-	if !ok || !hasPendingInput(f) {
-		return nil
-	}
-	return []string{"stdin holds data, but no payload was asked for: it is not read, and the event's synthetic payload is used (give - to read the payload from stdin)"}
-}
-
-// hasPendingInput reports whether f, a regular file, pipe or socket, has
-// bytes left to read now, without reading them.
-func hasPendingInput(f *os.File) bool {
-	info, err := f.Stat()
-	if err != nil {
-		return false
-	}
-	switch mode := info.Mode(); {
-	case mode.IsRegular():
-		pos, err := f.Seek(0, io.SeekCurrent)
-		return err == nil && pos < info.Size()
-	case mode&(os.ModeNamedPipe|os.ModeSocket) != 0:
-		rc, err := f.SyscallConn()
-		if err != nil {
-			return false
-		}
-		n := 0
-		if rc.Control(func(fd uintptr) { n, err = unix.IoctlGetInt(int(fd), unix.TIOCINQ) }) != nil || err != nil {
-			return false
-		}
-		return n > 0
-	}
-	return false
-}

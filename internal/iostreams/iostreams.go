@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 
+	"golang.org/x/sys/unix"
 	"golang.org/x/term"
 )
 
@@ -24,6 +25,36 @@ type IOStreams struct {
 	// promptOnStderr: prompts talk on stderr, keeping stdout for a
 	// machine-readable document (--json).
 	promptOnStderr bool
+}
+
+// InputWaiting reports whether stdin, a regular file, pipe or socket,
+// holds bytes not read yet, without reading them. A terminal, /dev/null or
+// an empty pipe hold nothing; so does an In that is not a file.
+func (s *IOStreams) InputWaiting() bool {
+	f, ok := s.In.(*os.File)
+	if !ok {
+		return false
+	}
+	info, err := f.Stat()
+	if err != nil {
+		return false
+	}
+	switch mode := info.Mode(); {
+	case mode.IsRegular():
+		pos, err := f.Seek(0, io.SeekCurrent)
+		return err == nil && pos < info.Size()
+	case mode&(os.ModeNamedPipe|os.ModeSocket) != 0:
+		rc, err := f.SyscallConn()
+		if err != nil {
+			return false
+		}
+		n := 0
+		if rc.Control(func(fd uintptr) { n, err = unix.IoctlGetInt(int(fd), unix.TIOCINQ) }) != nil || err != nil {
+			return false
+		}
+		return n > 0
+	}
+	return false
 }
 
 // System returns the process's streams.

@@ -48,16 +48,11 @@ type approvalJSON struct {
 }
 
 func approvalsRun(cmd *cobra.Command, opts *approvalsOptions) error {
-	s, err := opts.f.LoadWithAllowlist(cmd)
+	s, list, err := opts.f.loadAndRead(cmd)
 	if err != nil {
 		return err
 	}
 	ios := opts.f.IO
-	list, warnings, err := s.Store.Read()
-	if err != nil {
-		return err
-	}
-	printWarnings(ios, s.Diagnostics(), warnings)
 	approvals := s.Approvals(list)
 	if opts.JSON {
 		out := approvalsJSON{whereJSON: where(s.Loc), Approvals: []approvalJSON{}}

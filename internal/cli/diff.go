@@ -55,16 +55,11 @@ type diffJSON struct {
 }
 
 func diffRun(cmd *cobra.Command, opts *diffOptions) error {
-	s, err := opts.f.LoadWithAllowlist(cmd)
+	s, list, err := opts.f.loadAndRead(cmd)
 	if err != nil {
 		return err
 	}
 	ios := opts.f.IO
-	list, warnings, err := s.Store.Read()
-	if err != nil {
-		return err
-	}
-	printWarnings(ios, s.Diagnostics(), warnings)
 	var h *hooks.ShellHook
 	for _, spec := range s.Parsed.Specs {
 		if spec.Names(opts.Command) && (opts.Event == "" || spec.Event == opts.Event) {

@@ -31,6 +31,22 @@ func (f *Factory) LoadWithAllowlist(cmd *cobra.Command) (*hooks.Setup, error) {
 	return f.load(cmd, hooks.LoadWithAllowlist)
 }
 
+// loadAndRead loads the setup, reads the allowlist beside the config and
+// prints the config's diagnostics and the allowlist's warnings: where a
+// command that only reports starts.
+func (f *Factory) loadAndRead(cmd *cobra.Command) (*hooks.Setup, *allowlist.List, error) {
+	s, err := f.LoadWithAllowlist(cmd)
+	if err != nil {
+		return nil, nil, err
+	}
+	list, warnings, err := s.Store.Read()
+	if err != nil {
+		return nil, nil, err
+	}
+	printWarnings(f.IO, s.Diagnostics(), warnings)
+	return s, list, nil
+}
+
 func (f *Factory) load(cmd *cobra.Command, load func(config.Request) (*hooks.Setup, error)) (*hooks.Setup, error) {
 	s, err := load(f.request())
 	if err == nil {

@@ -2,6 +2,7 @@ package hooks
 
 import (
 	"context"
+	"github.com/hermes-hooks/hermes/internal/audit"
 	"os"
 	"path/filepath"
 	"strings"
@@ -17,21 +18,21 @@ func TestAppendAudit(t *testing.T) {
 	at := time.Date(2026, 11, 29, 10, 11, 12, 345678000, time.UTC)
 	code := 2
 	ctx := "ünicode <ok>"
-	shellRec := AuditRecord{Time: at, Event: "pre_tool_call", Kind: "shell", Command: "~/guard.sh --strict",
+	shellRec := audit.Record{Time: at, Event: "pre_tool_call", Kind: "shell", Command: "~/guard.sh --strict",
 		SHA256: "ab12", Result: shell.Result{ExitCode: &code, Elapsed: 1234567 * time.Microsecond,
 			Stdout: "never logged", Stderr: "never logged"},
 		Answer: &Answer{Action: ActionBlock, Message: "no"}}
-	gatewayRec := AuditRecord{Time: at, Event: "agent:start", Kind: "gateway", Name: "notify",
+	gatewayRec := audit.Record{Time: at, Event: "agent:start", Kind: "gateway", Name: "notify",
 		Error: "boom", Elapsed: 0.25, Answer: &Answer{Context: &ctx}}
-	timedOut := AuditRecord{Time: at, Event: "on_session_start", Kind: "shell", Command: "slow",
+	timedOut := audit.Record{Time: at, Event: "on_session_start", Kind: "shell", Command: "slow",
 		Result: shell.Result{TimedOut: true, Elapsed: time.Second}}
 
-	for _, r := range []AuditRecord{shellRec, gatewayRec, timedOut} {
-		if err := AppendAudit(home, r); err != nil {
+	for _, r := range []audit.Record{shellRec, gatewayRec, timedOut} {
+		if err := audit.Append(home, r); err != nil {
 			t.Fatal(err)
 		}
 	}
-	data, err := os.ReadFile(AuditLogPath(home))
+	data, err := os.ReadFile(audit.Path(home))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,14 +50,14 @@ func TestAppendAudit(t *testing.T) {
 		}
 	}
 
-	fi, err := os.Stat(AuditLogPath(home))
+	fi, err := os.Stat(audit.Path(home))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if perm := fi.Mode().Perm(); perm != 0o600 {
 		t.Errorf("audit log mode %o, want 600", perm)
 	}
-	di, err := os.Stat(filepath.Dir(AuditLogPath(home)))
+	di, err := os.Stat(filepath.Dir(audit.Path(home)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,14 +69,14 @@ func TestAppendAudit(t *testing.T) {
 func TestAppendAuditAppends(t *testing.T) {
 	// An existing log is appended to, never rewritten.
 	home := t.TempDir()
-	path := AuditLogPath(home)
+	path := audit.Path(home)
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(path, []byte("{\"old\":1}\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if err := AppendAudit(home, AuditRecord{Time: time.Now(), Event: "x", Kind: "shell", Command: "c"}); err != nil {
+	if err := audit.Append(home, audit.Record{Time: time.Now(), Event: "x", Kind: "shell", Command: "c"}); err != nil {
 		t.Fatal(err)
 	}
 	data, _ := os.ReadFile(path)
@@ -90,7 +91,7 @@ func TestAppendAuditFailure(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(home, "logs"), nil, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	err := AppendAudit(home, AuditRecord{Time: time.Now(), Event: "x", Kind: "shell", Command: "c"})
+	err := audit.Append(home, audit.Record{Time: time.Now(), Event: "x", Kind: "shell", Command: "c"})
 	if err == nil || !strings.Contains(err.Error(), "audit log") {
 		t.Fatalf("err = %v, want an audit log error", err)
 	}
@@ -121,7 +122,7 @@ func TestDispatchAuditOff(t *testing.T) {
 	if !d.Runs[0].Fired() {
 		t.Fatal("hook did not fire")
 	}
-	if _, err := os.Stat(filepath.Dir(AuditLogPath(e.Loc.Home))); !os.IsNotExist(err) {
+	if _, err := os.Stat(filepath.Dir(audit.Path(e.Loc.Home))); !os.IsNotExist(err) {
 		t.Errorf("hooks_audit_log: false, yet the logs folder exists (stat: %v)", err)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/hermes-hooks/hermes/internal/audit"
 	"slices"
 	"time"
 
@@ -241,10 +242,10 @@ func (e *Engine) audit(d *Dispatch, run ShellRun, after string) {
 	if !e.Config.Settings.AuditLog {
 		return
 	}
-	rec := AuditRecord{Time: e.Now(), Event: d.Event, Kind: "shell", Command: run.Hook.Shown(),
+	rec := audit.Record{Time: e.Now(), Event: d.Event, Kind: "shell", Command: run.Hook.Shown(),
 		SHA256: run.Hook.Fingerprint.SHA256, SHA256After: after, Interrupted: run.Interrupted,
 		Result: run.Result, Answer: run.Eval.Answer}
-	if err := AppendAudit(e.Loc.Home, rec); err != nil {
+	if err := audit.Append(e.Loc.Home, rec); err != nil {
 		d.Warnings = append(d.Warnings, err.Error())
 	}
 }

@@ -3,6 +3,7 @@ package hooks
 import (
 	"context"
 	"errors"
+	"github.com/hermes-hooks/hermes/internal/audit"
 	"os"
 	"path/filepath"
 	"slices"
@@ -51,7 +52,7 @@ func skipReasons(d *Dispatch) []string {
 
 func auditLines(t *testing.T, e *Engine) []string {
 	t.Helper()
-	data, err := os.ReadFile(AuditLogPath(e.Loc.Home))
+	data, err := os.ReadFile(audit.Path(e.Loc.Home))
 	if errors.Is(err, os.ErrNotExist) {
 		return nil
 	}

@@ -3,6 +3,7 @@ package hooks
 import (
 	"context"
 	"fmt"
+	"github.com/hermes-hooks/hermes/internal/audit"
 	"slices"
 	"strings"
 	"time"
@@ -67,9 +68,9 @@ func (s *Setup) GatewayNotLoaded(event string) []gateway.Hook {
 // FireGateway runs the gateway hooks subscribed to event. python is the
 // interpreter (FindPython's answer) and pyErr why there is none: handler.py
 // hooks then report pyErr and are marked Unavailable, executable handlers
-// still run. When audit is set, each hook that ran is appended to the audit
+// still run. When record is set, each hook that ran is appended to the audit
 // log (unless the config turned it off).
-func (e *Engine) FireGateway(ctx context.Context, event string, context *pyjson.Object, python string, pyErr error, timeout time.Duration, audit bool) (*GatewayFiring, error) {
+func (e *Engine) FireGateway(ctx context.Context, event string, context *pyjson.Object, python string, pyErr error, timeout time.Duration, record bool) (*GatewayFiring, error) {
 	g := &GatewayFiring{Event: event, Context: context, Hooks: gateway.Match(e.GatewayHooks(), event)}
 	if len(g.Hooks) == 0 {
 		return g, nil
@@ -88,7 +89,7 @@ func (e *Engine) FireGateway(ctx context.Context, event string, context *pyjson.
 			g.Results[i].Error = pyErr.Error()
 		}
 	}
-	if audit && e.Config.Settings.AuditLog {
+	if record && e.Config.Settings.AuditLog {
 		for i, res := range results {
 			if g.Unavailable[i] || res.NotRun {
 				continue
@@ -98,10 +99,10 @@ func (e *Engine) FireGateway(ctx context.Context, event string, context *pyjson.
 			if p := h.HandlerPath(); p != "" {
 				sha = e.Fingerprints.Of(p).SHA256
 			}
-			rec := AuditRecord{Time: e.Now(), Event: event, Kind: "gateway", Name: h.Name, SHA256: sha,
+			rec := audit.Record{Time: e.Now(), Event: event, Kind: "gateway", Name: h.Name, SHA256: sha,
 				Result: shell.Result{TimedOut: res.Status == gateway.StatusTimeout},
 				Error:  res.Error, Elapsed: res.ElapsedSeconds}
-			if aerr := AppendAudit(e.Loc.Home, rec); aerr != nil {
+			if aerr := audit.Append(e.Loc.Home, rec); aerr != nil {
 				g.Warnings = append(g.Warnings, fmt.Sprintf("gateway hook %s ran but was not recorded: %v", h.Name, aerr))
 			}
 		}

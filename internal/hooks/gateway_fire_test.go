@@ -3,6 +3,7 @@ package hooks
 import (
 	"context"
 	"errors"
+	"github.com/hermes-hooks/hermes/internal/audit"
 	"os"
 	"path/filepath"
 	"strings"
@@ -68,7 +69,7 @@ func TestFireGatewayWithoutPython(t *testing.T) {
 		t.Errorf("ran %v, want only the executable handler", ran)
 	}
 	// Only what ran is audited.
-	log, err := os.ReadFile(AuditLogPath(home))
+	log, err := os.ReadFile(audit.Path(home))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,6 @@
-package hooks
+// Package audit owns the audit log: one JSON line per hook run, appended by
+// run-event and the guard, read by log and stats.
+package audit
 
 import (
 	"bytes"
@@ -13,12 +15,12 @@ import (
 	"github.com/hermes-hooks/hermes/internal/shell"
 )
 
-// AuditLogPath is where run-event records every hook it fired.
-func AuditLogPath(home string) string { return filepath.Join(home, "logs", "hooks.jsonl") }
+// Path is where run-event and the guard record every hook they fired.
+func Path(home string) string { return filepath.Join(home, "logs", "hooks.jsonl") }
 
-// AuditRecord is one line of the audit log. Environment variables are
+// Record is one line of the audit log. Environment variables are
 // never recorded (they may carry secrets).
-type AuditRecord struct {
+type Record struct {
 	Time    time.Time
 	Event   string
 	Kind    string // "shell" or "gateway"
@@ -31,7 +33,9 @@ type AuditRecord struct {
 	// Interrupted: the hook was killed by Ctrl-C or SIGTERM.
 	Interrupted bool
 	Result      shell.Result
-	Answer      *Answer
+	// Answer is the hook's parsed answer as it is written in the line
+	// (nil: null).
+	Answer any
 	// Gateway: the error and elapsed time of the handler.
 	Error   string
 	Elapsed float64
@@ -51,12 +55,12 @@ type auditJSON struct {
 	TimedOut       bool    `json:"timed_out"`
 	Error          *string `json:"error"`
 	ElapsedSeconds float64 `json:"elapsed_seconds"`
-	Parsed         *Answer `json:"parsed"`
+	Parsed         any     `json:"parsed"`
 }
 
-// AppendAudit appends one record as a JSON line to the audit log (file
+// Append appends one record as a JSON line to the audit log (file
 // 0600, folder created 0700). O_APPEND keeps concurrent writers' lines whole.
-func AppendAudit(home string, r AuditRecord) error {
+func Append(home string, r Record) error {
 	j := auditJSON{Time: allowlist.FormatTime(r.Time), Event: r.Event, Kind: r.Kind,
 		SHA256: optionalString(r.SHA256), ExitCode: r.Result.ExitCode, TimedOut: r.Result.TimedOut,
 		Error: optionalString(r.Result.Err), ElapsedSeconds: r.Result.ElapsedSeconds(), Parsed: r.Answer}
@@ -77,7 +81,7 @@ func AppendAudit(home string, r AuditRecord) error {
 	if err := enc.Encode(j); err != nil {
 		return err
 	}
-	path := AuditLogPath(home)
+	path := Path(home)
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return fmt.Errorf("audit log: %w", err)
 	}
@@ -90,4 +94,12 @@ func AppendAudit(home string, r AuditRecord) error {
 		return fmt.Errorf("audit log %s: %w", path, err)
 	}
 	return f.Close()
+}
+
+// optionalString maps "" (absent) to nil (null).
+func optionalString(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
 }

@@ -39,7 +39,27 @@ type Record struct {
 	// Gateway: the error and elapsed time of the handler.
 	Error   string
 	Elapsed float64
+
+	// Via is who fired the hook: ViaRunEvent or ViaExec (the guard).
+	Via string
+	// The guard's own fields (SPEC §17): its pid, the signal the hook died
+	// of (0: none), whether it ran (StatusRan) or was refused
+	// (StatusRefused, with Refusal the reason), and AnswerKind, the answer
+	// judged as §7 judges stdout (block, modify, approve, context, none).
+	PID        int
+	Signal     int
+	Status     string
+	Refusal    string
+	AnswerKind string
 }
+
+// Who fired a hook, and what became of a guarded run.
+const (
+	ViaRunEvent   = "run-event"
+	ViaExec       = "exec"
+	StatusRan     = "ran"
+	StatusRefused = "refused"
+)
 
 type auditJSON struct {
 	Time           string  `json:"time"`
@@ -56,6 +76,11 @@ type auditJSON struct {
 	Error          *string `json:"error"`
 	ElapsedSeconds float64 `json:"elapsed_seconds"`
 	Parsed         any     `json:"parsed"`
+	Via            string  `json:"via,omitempty"`
+	PID            int     `json:"pid,omitempty"`
+	Signal         *int    `json:"signal,omitempty"`
+	Refusal        *string `json:"refusal,omitempty"`
+	Answer         string  `json:"answer,omitempty"`
 }
 
 // Append appends one record as a JSON line to the audit log (file
@@ -67,9 +92,14 @@ func Append(home string, r Record) error {
 	if r.SHA256After != "" && r.SHA256After != r.SHA256 {
 		j.SHA256Before, j.SHA256After = &r.SHA256, &r.SHA256After
 	}
+	j.Status, j.Via, j.PID, j.Answer = r.Status, r.Via, r.PID, r.AnswerKind
 	if r.Interrupted {
 		j.Status = "interrupted"
 	}
+	if r.Signal != 0 {
+		j.Signal = &r.Signal
+	}
+	j.Refusal = optionalString(r.Refusal)
 	if r.Kind == "gateway" {
 		j.Name, j.Error, j.ElapsedSeconds = &r.Name, optionalString(r.Error), r.Elapsed
 	} else {

@@ -244,7 +244,7 @@ func (e *Engine) audit(d *Dispatch, run ShellRun, after string) {
 	}
 	rec := audit.Record{Time: e.Now(), Event: d.Event, Kind: "shell", Command: run.Hook.Shown(),
 		SHA256: run.Hook.Fingerprint.SHA256, SHA256After: after, Interrupted: run.Interrupted,
-		Result: run.Result, Answer: run.Eval.Answer}
+		Result: run.Result, Answer: run.Eval.Answer, Via: audit.ViaRunEvent}
 	if err := audit.Append(e.Loc.Home, rec); err != nil {
 		d.Warnings = append(d.Warnings, err.Error())
 	}

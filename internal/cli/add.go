@@ -132,7 +132,7 @@ func addRun(cmd *cobra.Command, opts *addOptions) error {
 	if warning != "" {
 		fmt.Fprintf(ios.ErrOut, "%s %s\n", ios.ErrColors().WarningIcon(), esc(warning))
 	}
-	res, err := editConfig(opts.f, s, opts.DryRun, func(old []byte) ([]byte, error) {
+	res, err := editConfig(cmd, opts.f, s, opts.DryRun, func(old []byte) ([]byte, error) {
 		return hooks.AddToConfig(old, h, configEnv(s))
 	})
 	if errors.Is(err, hooks.ErrAlreadyConfigured) {

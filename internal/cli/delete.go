@@ -83,7 +83,7 @@ func deleteRun(cmd *cobra.Command, opts *deleteOptions) error {
 		return unknownEventError(s, opts.Event)
 	}
 	var removed []hooks.ConfigRef
-	res, err := editConfig(opts.f, s, opts.DryRun, func(old []byte) ([]byte, error) {
+	res, err := editConfig(cmd, opts.f, s, opts.DryRun, func(old []byte) ([]byte, error) {
 		out, r, err := hooks.RemoveFromConfig(old, opts.Command, opts.Event, configEnv(s))
 		removed = r
 		if err == nil && len(r) == 0 {

@@ -148,7 +148,7 @@ func newRun(cmd *cobra.Command, opts *newOptions) error {
 			return err
 		}
 	}
-	res, err := editConfig(opts.f, s, opts.DryRun, func(old []byte) ([]byte, error) {
+	res, err := editConfig(cmd, opts.f, s, opts.DryRun, func(old []byte) ([]byte, error) {
 		return hooks.AddToConfig(old, h, configEnv(s))
 	})
 	if err != nil {

@@ -26,7 +26,7 @@ func TestUpdateFileRedoesOnConcurrentChange(t *testing.T) {
 		t.Fatal(err)
 	}
 	calls := 0
-	_, after, err := UpdateFile(path, func(old []byte) ([]byte, error) {
+	_, after, err := UpdateFile(path, Options{}, func(old []byte) ([]byte, error) {
 		calls++
 		if calls == 1 {
 			// Someone else edits the file while we work.
@@ -59,7 +59,7 @@ func TestUpdateFileKeepsSymlinkAndMode(t *testing.T) {
 	if err := os.Symlink(real, link); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := UpdateFile(link, appendHook("x.sh")); err != nil {
+	if _, _, err := UpdateFile(link, Options{}, appendHook("x.sh")); err != nil {
 		t.Fatal(err)
 	}
 	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
@@ -80,7 +80,7 @@ func TestUpdateFileKeepsSymlinkAndMode(t *testing.T) {
 
 func TestUpdateFileCreatesPrivateFile(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "config.yaml")
-	if _, _, err := UpdateFile(path, appendHook("x.sh")); err != nil {
+	if _, _, err := UpdateFile(path, Options{}, appendHook("x.sh")); err != nil {
 		t.Fatal(err)
 	}
 	fi, err := os.Stat(path)
@@ -101,7 +101,7 @@ func TestUpdateFileUnwritableFolder(t *testing.T) {
 	}
 	os.Chmod(dir, 0o555)
 	defer os.Chmod(dir, 0o755)
-	_, _, err := UpdateFile(path, appendHook("x.sh"))
+	_, _, err := UpdateFile(path, Options{}, appendHook("x.sh"))
 	if err == nil || !strings.Contains(err.Error(), "cannot write in "+dir) || !strings.Contains(err.Error(), "is unchanged") {
 		t.Fatalf("err = %v", err)
 	}
@@ -118,7 +118,7 @@ func TestUpdateFileMissingFolder(t *testing.T) {
 	if err := os.Symlink(filepath.Join(dir, "missing", "config.yaml"), link); err != nil {
 		t.Fatal(err)
 	}
-	_, _, err := UpdateFile(link, appendHook("x.sh"))
+	_, _, err := UpdateFile(link, Options{}, appendHook("x.sh"))
 	if err == nil || !strings.Contains(err.Error(), "symbolic link to a file that does not exist") {
 		t.Fatalf("err = %v", err)
 	}
@@ -126,7 +126,7 @@ func TestUpdateFileMissingFolder(t *testing.T) {
 
 func TestUpdateFileRefusesNonRegular(t *testing.T) {
 	dir := t.TempDir()
-	_, _, err := UpdateFile(dir, appendHook("x.sh"))
+	_, _, err := UpdateFile(dir, Options{}, appendHook("x.sh"))
 	if err == nil || !strings.Contains(err.Error(), "not a regular file") {
 		t.Fatalf("err = %v", err)
 	}

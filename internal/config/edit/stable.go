@@ -1,0 +1,170 @@
+package edit
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"syscall"
+	"time"
+
+	"gopkg.in/yaml.v3"
+)
+
+// A file being rewritten in place (truncated, then written) can be read
+// half-written, and two quick reads can agree on the half. readStable
+// therefore also waits until the file has not been modified for quietFor,
+// and reads at most stableReads times.
+const (
+	quietFor    = 10 * time.Millisecond
+	stableReads = 40
+)
+
+// snapshot is one read of the file: its bytes and what identifies the
+// version read.
+type snapshot struct {
+	data     []byte
+	exists   bool
+	mode     fs.FileMode
+	dev, ino uint64
+	size     int64
+	mtime    time.Time
+	whole    bool // nothing changed the file while it was read
+	parsed   bool
+	settings int // the values of the document, when parsed
+}
+
+// same: two reads of one version of the file.
+func (s snapshot) same(o snapshot) bool {
+	if s.exists != o.exists {
+		return false
+	}
+	if !s.exists {
+		return true
+	}
+	return s.whole && o.whole && s.dev == o.dev && s.ino == o.ino && s.size == o.size &&
+		s.mtime.Equal(o.mtime) && bytes.Equal(s.data, o.data)
+}
+
+func readOnce(path string) (snapshot, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return snapshot{parsed: true}, nil
+	}
+	if err != nil {
+		return snapshot{}, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return snapshot{}, err
+	}
+	if !fi.Mode().IsRegular() {
+		return snapshot{}, fmt.Errorf("%s is not a regular file", path)
+	}
+	s := snapshot{exists: true, mode: fi.Mode().Perm(), size: fi.Size(), mtime: fi.ModTime()}
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		s.dev, s.ino = uint64(st.Dev), st.Ino
+	}
+	buf := bytes.NewBuffer(make([]byte, 0, fi.Size()+512))
+	if _, err := io.Copy(buf, f); err != nil {
+		return snapshot{}, err
+	}
+	s.data = buf.Bytes()
+	after, err := f.Stat()
+	if err != nil {
+		return snapshot{}, err
+	}
+	// Whole: the size and time did not move while reading, the bytes are
+	// as many as the size said, and the path still names this file.
+	s.whole = after.Size() == s.size && after.ModTime().Equal(s.mtime) && int64(len(s.data)) == s.size
+	if now, err := os.Stat(path); err != nil || !os.SameFile(fi, now) {
+		s.whole = false
+	}
+	return s, nil
+}
+
+// readStable reads path until two consecutive reads agree (size, time,
+// inode, bytes), the bytes parse and the file has been quiet for quietFor.
+// A file that agrees with itself but never parses is returned as it is
+// (the edit then reports why it cannot be read); one that never agrees is
+// ErrKeptChanging.
+func readStable(ctx context.Context, path string) (snapshot, error) {
+	prev, err := readOnce(path)
+	if err != nil {
+		return snapshot{}, err
+	}
+	delay := 100 * time.Microsecond
+	var parsedData []byte
+	var parsedOK bool
+	var parsedCount int
+	for i := 0; ; i++ {
+		cur, err := readOnce(path)
+		if err != nil {
+			return snapshot{}, err
+		}
+		if cur.same(prev) {
+			if !cur.exists {
+				return cur, nil
+			}
+			if parsedData == nil || !bytes.Equal(parsedData, cur.data) {
+				parsedData = cur.data
+				parsedCount, parsedOK = countSettings(cur.data)
+			}
+			cur.parsed, cur.settings = parsedOK, parsedCount
+			quiet := time.Since(cur.mtime) >= quietFor
+			if (cur.parsed && quiet) || i >= stableReads {
+				return cur, nil
+			}
+			if !quiet {
+				delay = max(delay, quietFor-time.Since(cur.mtime))
+			}
+		} else if i >= stableReads {
+			return snapshot{}, fmt.Errorf("%s %w: another program is writing it; nothing was written, try again", path, ErrKeptChanging)
+		}
+		if err := ctx.Err(); err != nil {
+			return snapshot{}, err
+		}
+		t := time.NewTimer(delay)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return snapshot{}, ctx.Err()
+		case <-t.C:
+		}
+		delay = min(delay*2, 5*time.Millisecond)
+		prev = cur
+	}
+}
+
+// countSettings counts the values (scalars that are not keys) of a YAML
+// document: a read that saw more of them than the file has now was of a
+// fuller version.
+func countSettings(data []byte) (int, bool) {
+	var root yaml.Node
+	if err := yaml.Unmarshal(data, &root); err != nil {
+		return 0, false
+	}
+	return countValues(&root), true
+}
+
+func countValues(n *yaml.Node) int {
+	switch n.Kind {
+	case yaml.ScalarNode, yaml.AliasNode:
+		return 1
+	case yaml.MappingNode:
+		c := 0
+		for i := 1; i < len(n.Content); i += 2 {
+			c += countValues(n.Content[i])
+		}
+		return c
+	}
+	c := 0
+	for _, k := range n.Content {
+		c += countValues(k)
+	}
+	return c
+}

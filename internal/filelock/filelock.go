@@ -134,7 +134,9 @@ type ErrOpen struct {
 	Err  error
 }
 
-func (e *ErrOpen) Error() string { return fmt.Sprintf("cannot open the lock file %s: %v", e.Path, e.Err) }
+func (e *ErrOpen) Error() string {
+	return fmt.Sprintf("cannot open the lock file %s: %v", e.Path, e.Err)
+}
 func (e *ErrOpen) Unwrap() error { return e.Err }
 
 // abandon hands an unfinished blocking flock to a goroutine that releases

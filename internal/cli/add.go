@@ -3,11 +3,16 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"strings"
+	"syscall"
 
 	"github.com/spf13/cobra"
 
+	"github.com/hermes-hooks/hermes/internal/config"
 	"github.com/hermes-hooks/hermes/internal/hooks"
+	"github.com/hermes-hooks/hermes/internal/iostreams"
 	"github.com/hermes-hooks/hermes/internal/shell"
 )
 
@@ -18,6 +23,7 @@ type addOptions struct {
 	Matcher    string
 	Timeout    string
 	FailClosed bool
+	Force      bool
 	DryRun     bool
 	JSON       bool
 }
@@ -33,7 +39,10 @@ file, hooks: and the event's list are created as needed.
 
 The event is checked, the matcher compiled and the command split as the agent
 would; the same (event, matcher, command) already configured is an error
-(exit 1) and nothing is written. The hook is not approved: run
+(exit 1) and nothing is written. A hook that could never fire — a matcher
+Python's re rejects (the agent would compare it literally) or a script that
+does not exist — is refused (exit 1) unless --force; a matcher naming no tool
+of the agent (Claude Code's Bash, say) is warned about with the closest name. The hook is not approved: run
 'hermes hooks accept' when you have read the script.`,
 		Example: `  hermes hooks add pre_tool_call '${HERMES_HOME}/agent-hooks/guard.sh' --matcher 'terminal|patch' --timeout 10
   hermes hooks add post_tool_call 'python3 /opt/hooks/log.py' --dry-run`,
@@ -48,6 +57,7 @@ would; the same (event, matcher, command) already configured is an error
 	}
 	fl := cmd.Flags()
 	addHookFlags(cmd, &opts.Matcher, &opts.Timeout, &opts.FailClosed)
+	fl.BoolVar(&opts.Force, "force", false, "add the hook even when it could never fire (a matcher Python rejects, a script that does not exist)")
 	fl.BoolVar(&opts.DryRun, "dry-run", false, "print the diff of the config file and change nothing")
 	fl.BoolVar(&opts.JSON, "json", false, "print JSON (see docs/json.md)")
 	cmd.ValidArgsFunction = completeShellEventArg(f)
@@ -71,51 +81,103 @@ type addJSON struct {
 }
 
 // checkNewHook validates an entry about to be written, as the agent will
-// read it. It returns the matcher's warning, if any.
-func checkNewHook(s *hooks.Setup, h *hooks.NewHook, timeout string) (warning string, err error) {
+// read it. It returns warnings (a matcher naming no tool of the agent), and
+// neverFires: why the hook could never fire (a matcher Python's re rejects),
+// which the caller refuses unless --force.
+func checkNewHook(s *hooks.Setup, h *hooks.NewHook, timeout string) (warnings, neverFires []string, err error) {
 	if hooks.IsGatewayEvent(h.Event) {
-		return "", usageErrorf("%q is a gateway event: gateway hooks are folders under %s with a HOOK.yaml, not config entries", h.Event, s.GatewayDir())
+		return nil, nil, usageErrorf("%q is a gateway event: gateway hooks are folders under %s with a HOOK.yaml, not config entries", h.Event, s.GatewayDir())
 	}
 	ev, ok := s.Catalogue.Lookup(h.Event)
 	if !ok {
-		return "", unknownEventError(s, h.Event)
+		return nil, nil, unknownEventError(s, h.Event)
 	}
 	if !ev.ShellSupported {
-		return "", usageErrorf("shell hooks cannot serve %q (only in-process plugins can)", h.Event)
+		return nil, nil, usageErrorf("shell hooks cannot serve %q (only in-process plugins can)", h.Event)
 	}
 	h.Command = strings.TrimSpace(h.Command)
 	if h.Command == "" {
-		return "", usageErrorf("the command is blank")
+		return nil, nil, usageErrorf("the command is blank")
 	}
 	words, err := shell.Split(h.Command)
 	if err != nil {
-		return "", usageErrorf("command %q cannot be parsed: %v", h.Command, err)
+		return nil, nil, usageErrorf("command %q cannot be parsed: %v", h.Command, err)
 	}
 	if len(words) == 0 {
-		return "", usageErrorf("command %q has no words", h.Command)
+		return nil, nil, usageErrorf("command %q has no words", h.Command)
 	}
 	if h.Matcher = strings.TrimSpace(h.Matcher); h.Matcher != "" {
 		if !ev.Tool {
-			return "", usageErrorf("--matcher only applies to tool events (pre_tool_call, post_tool_call), not %q", h.Event)
+			return nil, nil, usageErrorf("--matcher only applies to tool events (pre_tool_call, post_tool_call), not %q", h.Event)
 		}
-		if _, w := hooks.CompileMatcher(h.Matcher); w != "" {
-			warning = "matcher " + h.Matcher + ": " + w
+		m, w := hooks.CompileMatcher(h.Matcher)
+		if w != "" {
+			neverFires = append(neverFires, w)
+		} else if w := hooks.UnknownToolWarning(m); w != "" {
+			warnings = append(warnings, w)
 		}
 	}
 	if timeout != "" {
 		n, err := wholeSeconds(timeout)
 		if err != nil {
-			return "", usageErrorf("--timeout: %v", err)
+			return nil, nil, usageErrorf("--timeout: %v", err)
 		}
 		if n < 1 || n > hooks.MaxTimeout {
-			return "", usageErrorf("--timeout %s: a hook timeout is 1 to %d seconds", timeout, hooks.MaxTimeout)
+			return nil, nil, usageErrorf("--timeout %s: a hook timeout is 1 to %d seconds", timeout, hooks.MaxTimeout)
 		}
 		h.Timeout = n
 	}
 	if h.FailClosed && !ev.Blocking {
-		return "", usageErrorf("--fail-closed only applies to pre_tool_call, the one event a hook can block")
+		return nil, nil, usageErrorf("--fail-closed only applies to pre_tool_call, the one event a hook can block")
 	}
-	return warning, nil
+	return warnings, neverFires, nil
+}
+
+// missingScript says why the script of command does not exist (not found in
+// PATH, no such file), "" when it does or cannot be told: the agent would
+// run a hook that fails every time.
+func missingScript(s *hooks.Setup, command string) string {
+	argv, err := shell.Argv(config.ExpandEnv(command, configEnv(s)), s.UserHome)
+	if err != nil {
+		return ""
+	}
+	script, first := shell.ResolveScript(argv)
+	if first && !strings.Contains(script, "/") {
+		return fmt.Sprintf("%q is not found in PATH: give its full path or install it", script)
+	}
+	if _, err := os.Stat(script); err != nil && (errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR)) {
+		if strings.Contains(command, "$") {
+			// The path came from an expansion that may hold a secret
+			// (SPEC §13 rule 11): name the command as written.
+			return fmt.Sprintf("the script of %q does not exist", command)
+		}
+		return fmt.Sprintf("script %s does not exist", script)
+	}
+	return ""
+}
+
+// refuseNeverFires prints warnings, and refuses (exit 1) a hook that could
+// never fire unless forced, when it prints the reasons as warnings too.
+func refuseNeverFires(ios *iostreams.IOStreams, warnings, neverFires []string, force bool) error {
+	for _, w := range warnings {
+		fmt.Fprintf(ios.ErrOut, "%s %s\n", ios.ErrColors().WarningIcon(), esc(w))
+	}
+	if len(neverFires) == 0 {
+		return nil
+	}
+	icon := ios.ErrColors().FailureIcon()
+	if force {
+		icon = ios.ErrColors().WarningIcon()
+	}
+	for _, w := range neverFires {
+		fmt.Fprintf(ios.ErrOut, "%s %s\n", icon, esc(w))
+	}
+	if force {
+		fmt.Fprintln(ios.ErrOut, "--force: adding it anyway")
+		return nil
+	}
+	fmt.Fprintln(ios.ErrOut, "This hook could never fire, so nothing was written; fix it, or pass --force to add it anyway.")
+	return SilentError
 }
 
 func addRun(cmd *cobra.Command, opts *addOptions) error {
@@ -125,12 +187,15 @@ func addRun(cmd *cobra.Command, opts *addOptions) error {
 	}
 	ios := opts.f.IO
 	h := hooks.NewHook{Event: opts.Event, Command: opts.Command, Matcher: opts.Matcher, FailClosed: opts.FailClosed}
-	warning, err := checkNewHook(s, &h, opts.Timeout)
+	warnings, neverFires, err := checkNewHook(s, &h, opts.Timeout)
 	if err != nil {
 		return err
 	}
-	if warning != "" {
-		fmt.Fprintf(ios.ErrOut, "%s %s\n", ios.ErrColors().WarningIcon(), esc(warning))
+	if why := missingScript(s, h.Command); why != "" {
+		neverFires = append(neverFires, why)
+	}
+	if err := refuseNeverFires(ios, warnings, neverFires, opts.Force); err != nil {
+		return err
 	}
 	res, err := editConfig(cmd, opts.f, s, opts.DryRun, func(old []byte) ([]byte, error) {
 		return hooks.AddToConfig(old, h, configEnv(s))

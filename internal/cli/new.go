@@ -32,6 +32,7 @@ type newOptions struct {
 	Matcher    string
 	Timeout    string
 	FailClosed bool
+	Force      bool
 	Approve    bool
 	DryRun     bool
 	JSON       bool
@@ -77,6 +78,7 @@ With --approve it is approved at once (its sha256 and a snapshot recorded).`,
 	fl := cmd.Flags()
 	fl.StringVar(&opts.Lang, "lang", "sh", "the script's language `LANG`: sh or python")
 	addHookFlags(cmd, &opts.Matcher, &opts.Timeout, &opts.FailClosed)
+	fl.BoolVar(&opts.Force, "force", false, "add the hook even when its matcher is one Python's re rejects (it could never fire)")
 	fl.BoolVar(&opts.Approve, "approve", false, "approve the new hook (records its sha256, mtime and a snapshot)")
 	fl.BoolVar(&opts.DryRun, "dry-run", false, "print the diff of the config file and write nothing")
 	fl.BoolVar(&opts.JSON, "json", false, "print JSON (see docs/json.md)")
@@ -120,7 +122,7 @@ func newRun(cmd *cobra.Command, opts *newOptions) error {
 	file := opts.Name + scaffold.Langs()[opts.Lang]
 	script := filepath.Join(s.Loc.Home, scriptDirName, file)
 	h := hooks.NewHook{Event: opts.Event, Command: hookCommand(s.Loc.Home, file), Matcher: opts.Matcher, FailClosed: opts.FailClosed}
-	warning, err := checkNewHook(s, &h, opts.Timeout)
+	warnings, neverFires, err := checkNewHook(s, &h, opts.Timeout)
 	if err != nil {
 		return err
 	}
@@ -128,8 +130,8 @@ func newRun(cmd *cobra.Command, opts *newOptions) error {
 	if h.Timeout == 0 && ev.Blocking {
 		h.Timeout = blockingDefaultTimeout
 	}
-	if warning != "" {
-		fmt.Fprintf(ios.ErrOut, "%s %s\n", ios.ErrColors().WarningIcon(), esc(warning))
+	if err := refuseNeverFires(ios, warnings, neverFires, opts.Force); err != nil {
+		return err
 	}
 	if _, err := os.Lstat(script); err == nil {
 		return fmt.Errorf("%s already exists; nothing was written (pick another name, or add it with 'hermes hooks add %s %s')",

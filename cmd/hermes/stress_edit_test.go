@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -406,4 +407,141 @@ with open(sys.argv[1], "a") as f:
 		med(unloaded).Round(time.Millisecond), unloaded[len(unloaded)-1].Round(time.Millisecond),
 		med(loaded).Round(time.Millisecond), loaded[len(loaded)*9/10].Round(time.Millisecond), loaded[len(loaded)-1].Round(time.Millisecond),
 		verdict, bound.Round(time.Millisecond), n)
+}
+
+// killAt starts hermes with args and SIGKILLs it after delay unless it
+// finished first; it reports whether it finished on its own with exit 0.
+func (h *stressHome) killAt(delay time.Duration, args ...string) (finished bool) {
+	h.t.Helper()
+	c := h.command(args...)
+	if err := c.Start(); err != nil {
+		h.t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() { _ = c.Wait(); close(done) }()
+	timer := time.NewTimer(delay)
+	defer timer.Stop()
+	select {
+	case <-done:
+		return c.ProcessState.ExitCode() == 0
+	case <-timer.C:
+		_ = c.Process.Signal(syscall.SIGKILL)
+		<-done
+		return false
+	}
+}
+
+// editTemps lists temp files of config and script writes left in the home.
+func (h *stressHome) editTemps() []string {
+	var out []string
+	for _, pat := range []string{".config.yaml.tmp-*", "agent-hooks/.*.tmp-*"} {
+		m, _ := filepath.Glob(filepath.Join(h.home, pat))
+		out = append(out, m...)
+	}
+	return out
+}
+
+// TestStressKillRerunNew: `new --approve` SIGKILLed at a random point, then
+// run again: the re-run ends with what the user asked for — the template
+// script, one config entry, an approval pinned to the script — whatever the
+// kill point (SPEC §22).
+func TestStressKillRerunNew(t *testing.T) {
+	kills := stressSize(80, 12)
+	h := newStressHome(t, buildHermes(t))
+	newArgs := func(name string) []string { return []string{"hooks", "new", "pre_tool_call", name, "--approve"} }
+	var typical time.Duration
+	for i := range 3 {
+		r := h.run(newArgs(fmt.Sprintf("cal-%d", i))...)
+		if r.code != 0 {
+			t.Fatalf("new exited %d:\n%s", r.code, &r.stderr)
+		}
+		typical = max(typical, r.elapsed)
+	}
+	seed := uint64(time.Now().UnixNano())
+	rng := rand.New(rand.NewPCG(seed, seed))
+	finishedFirst := 0
+	for i := range kills {
+		name := fmt.Sprintf("guard-%03d", i)
+		delay := time.Duration(rng.Int64N(int64(typical * 5 / 4)))
+		if h.killAt(delay, newArgs(name)...) {
+			finishedFirst++
+		}
+		r := h.run(newArgs(name)...)
+		when := fmt.Sprintf("kill %d after %v (seed %d)", i, delay, seed)
+		if r.code != 0 {
+			t.Fatalf("%s: the re-run exited %d:\n%s%s", when, r.code, &r.stdout, &r.stderr)
+		}
+		script := filepath.Join(h.home, "agent-hooks", name+".sh")
+		fi, err := os.Stat(script)
+		if err != nil || fi.Mode().Perm() != 0o744 {
+			t.Fatalf("%s: script %v %v", when, fi, err)
+		}
+		k := hookKey{"pre_tool_call", script}
+		written := hookKey{"pre_tool_call", "${HERMES_HOME}/agent-hooks/" + name + ".sh"}
+		if got := h.listed(when); got[written] != 1 {
+			t.Fatalf("%s: the config has the hook %d time(s)", when, got[written])
+		}
+		e := h.keys(h.readAllowlist())[k]
+		if sha, _ := e["script_sha256_at_approval"].(string); len(sha) != 64 {
+			t.Fatalf("%s: approval %v, want one pinned to the script", when, e)
+		}
+		if left := h.editTemps(); len(left) > 0 {
+			t.Fatalf("%s: temp files left after the re-run: %q", when, left)
+		}
+	}
+	t.Logf("kill and re-run new --approve: %d runs SIGKILLed at a random point in [0, %v] (seed %d; %d finished first): every re-run ended with the script, one config entry and a pinned approval",
+		kills, typical*5/4, seed, finishedFirst)
+}
+
+// TestStressKillRerunDelete: `delete --revoke` SIGKILLed at a random point,
+// then run again: the hook is out of the config and its approvals are gone
+// (the re-run revokes what the killed run left), the other hooks untouched.
+func TestStressKillRerunDelete(t *testing.T) {
+	kills := stressSize(80, 12)
+	h := newStressHome(t, buildHermes(t))
+	cmds := h.writeHooks("del", kills+1)
+	keep := cmds[kills]
+	h.writeConfig("pre_tool_call", 0, cmds...)
+	h.resetAllowlist(agentSeed(cmds))
+	delArgs := func(c string) []string { return []string{"hooks", "delete", c, "--revoke"} }
+	start := time.Now()
+	r := h.run("hooks", "list")
+	typical := time.Since(start) * 2
+	if r.code != 0 {
+		t.Fatalf("list exited %d:\n%s", r.code, &r.stderr)
+	}
+	seed := uint64(time.Now().UnixNano())
+	rng := rand.New(rand.NewPCG(seed, seed))
+	var finishedFirst, rerunNothing int
+	for i, c := range cmds[:kills] {
+		delay := time.Duration(rng.Int64N(int64(typical * 5 / 4)))
+		if h.killAt(delay, delArgs(c)...) {
+			finishedFirst++
+		}
+		when := fmt.Sprintf("kill %d after %v (seed %d)", i, delay, seed)
+		r := h.run(delArgs(c)...)
+		switch {
+		case r.code == 0:
+		case r.code == 1 && strings.Contains(r.stderr.String(), "No shell hook"):
+			rerunNothing++
+		default:
+			t.Fatalf("%s: the re-run exited %d:\n%s", when, r.code, &r.stderr)
+		}
+		k := hookKey{"pre_tool_call", c}
+		if got := h.listed(when); got[k] != 0 || got[hookKey{"pre_tool_call", keep}] != 1 {
+			t.Fatalf("%s: config has the deleted hook %d time(s), the kept one %d", when, got[k], got[hookKey{"pre_tool_call", keep}])
+		}
+		keys := h.keys(h.readAllowlist())
+		if keys[k] != nil {
+			t.Fatalf("%s: the approval of the deleted hook is still there", when)
+		}
+		if keys[hookKey{"pre_tool_call", keep}] == nil || keys[hookKey{"on_session_start", "/opt/other.sh"}] == nil {
+			t.Fatalf("%s: an approval that was not asked for went", when)
+		}
+		if left := h.editTemps(); len(left) > 0 {
+			t.Fatalf("%s: temp files left after the re-run: %q", when, left)
+		}
+	}
+	t.Logf("kill and re-run delete --revoke: %d runs SIGKILLed at a random point in [0, %v] (seed %d; %d finished first, %d re-runs found nothing left to do): every re-run ended with the hook and its approval gone",
+		kills, typical*5/4, seed, finishedFirst, rerunNothing)
 }

@@ -11,16 +11,20 @@ import (
 	"syscall"
 	"time"
 
+	"golang.org/x/sys/unix"
 	"gopkg.in/yaml.v3"
 )
 
 // A file being rewritten in place (truncated, then written) can be read
 // half-written, and two quick reads can agree on the half. readStable
-// therefore also waits until the file has not been modified for quietFor,
-// and reads at most stableReads times.
+// therefore also waits until the file has not been modified for quietFor —
+// emptyQuietFor for an empty file, the state a rewrite starts from, which a
+// writer stalled by a busy machine can leave for a while — and gives up
+// after settleWithin.
 const (
-	quietFor    = 10 * time.Millisecond
-	stableReads = 40
+	quietFor      = 10 * time.Millisecond
+	emptyQuietFor = 250 * time.Millisecond
+	settleWithin  = 3 * time.Second
 )
 
 // snapshot is one read of the file: its bytes and what identifies the
@@ -65,6 +69,17 @@ func readOnce(path string) (snapshot, error) {
 	if !fi.Mode().IsRegular() {
 		return snapshot{}, fmt.Errorf("%s is not a regular file", path)
 	}
+	// A read lease is granted only while no process has the file open for
+	// writing: a program rewriting it in place is seen even when it stalls
+	// mid-write. Where leases are not available (another owner, a file
+	// system without them) the reads and the quiet time decide alone.
+	writing := false
+	switch _, err := unix.FcntlInt(f.Fd(), unix.F_SETLEASE, unix.F_RDLCK); err {
+	case nil:
+		defer unix.FcntlInt(f.Fd(), unix.F_SETLEASE, unix.F_UNLCK)
+	case unix.EAGAIN:
+		writing = true
+	}
 	s := snapshot{exists: true, mode: fi.Mode().Perm(), size: fi.Size(), mtime: fi.ModTime()}
 	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
 		s.dev, s.ino = uint64(st.Dev), st.Ino
@@ -81,31 +96,34 @@ func readOnce(path string) (snapshot, error) {
 	// Whole: the size and time did not move while reading, the bytes are
 	// as many as the size said, and the path still names this file.
 	s.whole = after.Size() == s.size && after.ModTime().Equal(s.mtime) && int64(len(s.data)) == s.size
-	if now, err := os.Stat(path); err != nil || !os.SameFile(fi, now) {
+	if now, err := os.Stat(path); err != nil || !os.SameFile(fi, now) || writing {
 		s.whole = false
 	}
 	return s, nil
 }
 
 // readStable reads path until two consecutive reads agree (size, time,
-// inode, bytes), the bytes parse and the file has been quiet for quietFor.
-// A file that agrees with itself but never parses is returned as it is
-// (the edit then reports why it cannot be read); one that never agrees is
-// ErrKeptChanging.
+// inode, bytes), no process has it open for writing (when leases tell), the
+// bytes parse and the file has been quiet (quietFor; emptyQuietFor when
+// empty). A file that agrees with itself and is quiet but never
+// parses is returned as it is (the edit then reports why it cannot be
+// read); one that does not settle within settleWithin is ErrKeptChanging.
 func readStable(ctx context.Context, path string) (snapshot, error) {
 	prev, err := readOnce(path)
 	if err != nil {
 		return snapshot{}, err
 	}
+	start := time.Now()
 	delay := 100 * time.Microsecond
 	var parsedData []byte
 	var parsedOK bool
 	var parsedCount int
-	for i := 0; ; i++ {
+	for {
 		cur, err := readOnce(path)
 		if err != nil {
 			return snapshot{}, err
 		}
+		late := time.Since(start) >= settleWithin
 		if cur.same(prev) {
 			if !cur.exists {
 				return cur, nil
@@ -115,18 +133,21 @@ func readStable(ctx context.Context, path string) (snapshot, error) {
 				parsedCount, parsedOK = countSettings(cur.data)
 			}
 			cur.parsed, cur.settings = parsedOK, parsedCount
-			quiet := time.Since(cur.mtime) >= quietFor
-			if (cur.parsed && quiet) || i >= stableReads {
+			need := quietFor
+			if len(bytes.TrimSpace(cur.data)) == 0 {
+				need = emptyQuietFor
+			}
+			idle := time.Since(cur.mtime)
+			quiet := idle >= need || idle < -time.Second // a time in the future: not ours to judge
+			if quiet && (cur.parsed || late) {
 				return cur, nil
 			}
 			if !quiet {
-				delay = max(delay, quietFor-time.Since(cur.mtime))
+				delay = max(delay, min(need-idle, 20*time.Millisecond))
 			}
-		} else if i >= stableReads {
-			return snapshot{}, fmt.Errorf("%s %w: another program is writing it; nothing was written, try again", path, ErrKeptChanging)
 		}
-		if err := ctx.Err(); err != nil {
-			return snapshot{}, err
+		if late {
+			return snapshot{}, fmt.Errorf("%s %w: another program is writing it; nothing was written, try again", path, ErrKeptChanging)
 		}
 		t := time.NewTimer(delay)
 		select {

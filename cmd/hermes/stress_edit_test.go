@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -272,16 +274,38 @@ func TestStressInterruptLargeAdd(t *testing.T) {
 		t.Skip("needs /proc to see how far the process got")
 	}
 	h := newStressHome(t, buildHermes(t))
-	var b bytes.Buffer
-	b.WriteString("model: x\nnotes: |\n")
-	line := "  " + strings.Repeat("x", 100) + "\n"
-	for b.Len() < 55<<20 {
-		b.WriteString(line)
+	// Written and compared as a stream: a test process holding 55 MiB would
+	// pass its resident size on to every process it forks afterwards, and
+	// the RSS figures of the other stress tests would be its.
+	const size = 55 << 20
+	writeBig := func() string {
+		f, err := os.OpenFile(h.configPath(), os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum := sha256.New()
+		w := io.MultiWriter(f, sum)
+		io.WriteString(w, "model: x\nnotes: |\n")
+		line := "  " + strings.Repeat("x", 100) + "\n"
+		for n := 0; n < size; n += len(line) {
+			io.WriteString(w, line)
+		}
+		if err := f.Close(); err != nil {
+			t.Fatal(err)
+		}
+		return hex.EncodeToString(sum.Sum(nil))
 	}
-	big := b.Bytes()
-	if err := os.WriteFile(h.configPath(), big, 0o600); err != nil {
-		t.Fatal(err)
+	fileSum := func() string {
+		f, err := os.Open(h.configPath())
+		if err != nil {
+			return err.Error()
+		}
+		defer f.Close()
+		sum := sha256.New()
+		io.Copy(sum, f)
+		return hex.EncodeToString(sum.Sum(nil))
 	}
+	want := writeBig()
 	cmd := h.writeHooks("big", 1)[0]
 	points := []time.Duration{100 * time.Millisecond, 800 * time.Millisecond}
 	if stressFull {
@@ -313,9 +337,7 @@ func TestStressInterruptLargeAdd(t *testing.T) {
 		}
 		if finished {
 			t.Logf("add finished before %v of CPU; no interrupt at that point", at)
-			if err := os.WriteFile(h.configPath(), big, 0o600); err != nil {
-				t.Fatal(err)
-			}
+			want = writeBig()
 			continue
 		}
 		sent := time.Now()
@@ -325,16 +347,15 @@ func TestStressInterruptLargeAdd(t *testing.T) {
 		if code := c.ProcessState.ExitCode(); code != 130 {
 			t.Errorf("SIGINT after %v of CPU: exit %d, want 130:\n%s", at, code, &stderr)
 		}
-		now, err := os.ReadFile(h.configPath())
-		if err != nil || !bytes.Equal(now, big) {
-			t.Fatalf("SIGINT after %v of CPU: the config changed (%d bytes, was %d)", at, len(now), len(big))
+		if got := fileSum(); got != want {
+			t.Fatalf("SIGINT after %v of CPU: the config changed (sha256 %s, was %s)", at, got, want)
 		}
 		if m, _ := filepath.Glob(filepath.Join(h.home, ".config.yaml.tmp-*")); len(m) > 0 {
 			t.Errorf("SIGINT after %v of CPU: temp files left: %q", at, m)
 		}
 		lat = append(lat, fmt.Sprintf("%v CPU → exit in %v", at, took.Round(time.Millisecond)))
 	}
-	t.Logf("SIGINT during add on a %d MiB config: %s", len(big)>>20, strings.Join(lat, "; "))
+	t.Logf("SIGINT during add on a %d MiB config: %s", size>>20, strings.Join(lat, "; "))
 }
 
 // TestStressLockFairness: accept while two agent-like writers loop on the

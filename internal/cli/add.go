@@ -232,8 +232,8 @@ func addRun(cmd *cobra.Command, opts *addOptions) error {
 		// accept takes the command as written (SPEC §13 rule 11): an
 		// expanded ${API_TOKEN} must not be printed.
 		fmt.Fprintf(ios.Out, "Not approved yet: read the script, then run  hermes hooks accept %s --event %s\n",
-			esc(shell.Quote(h.Command)), esc(h.Event))
-		fmt.Fprintf(ios.Out, "Try it:  hermes hooks test %s\n", esc(h.Event))
+			esc(shell.Quote(h.Command)), esc(shell.Quote(h.Event)))
+		fmt.Fprintf(ios.Out, "Try it:  hermes hooks test %s\n", esc(shell.Quote(h.Event)))
 	}
 	return nil
 }

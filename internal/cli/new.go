@@ -241,7 +241,7 @@ func writeNewScript(cmd *cobra.Command, f *Factory, s *hooks.Setup, path string,
 		return fmt.Errorf("writing %s: %w; nothing was written", path, err)
 	}
 	defer unlock()
-	sweepScriptTemps(dir)
+	edit.RemoveTemps(dir, ".*.tmp-*") // scripts whose 'new' was killed before the link
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
 		return fmt.Errorf("creating %s: %w", path, err)
@@ -271,17 +271,6 @@ func writeNewScript(cmd *cobra.Command, f *Factory, s *hooks.Setup, path string,
 		d.Close()
 	}
 	return nil
-}
-
-// sweepScriptTemps removes the temp files of scripts whose 'new' was killed
-// before linking them into place.
-func sweepScriptTemps(dir string) {
-	names, _ := filepath.Glob(filepath.Join(dir, ".*.tmp-*"))
-	for _, name := range names {
-		if fi, err := os.Lstat(name); err == nil && fi.Mode().IsRegular() {
-			os.Remove(name)
-		}
-	}
 }
 
 // leftByNew: the file at path is what 'new' writes — a regular file of ours,

@@ -200,7 +200,14 @@ func updateLocked(ctx context.Context, target string, change func([]byte) ([]byt
 // sweepTemps removes the temp files of edits that were killed before their
 // rename. Called with the lock held, so no edit by hermes is writing one.
 func sweepTemps(target string) {
-	names, _ := filepath.Glob(filepath.Join(filepath.Dir(target), "."+globEscape(filepath.Base(target))+".tmp-*"))
+	RemoveTemps(filepath.Dir(target), "."+globEscape(filepath.Base(target))+".tmp-*")
+}
+
+// RemoveTemps removes the regular files of dir matching the glob pattern:
+// temp files that killed writes left. The caller holds the lock that every
+// writer of such temps holds, so none is in use.
+func RemoveTemps(dir, pattern string) {
+	names, _ := filepath.Glob(filepath.Join(dir, pattern))
 	for _, name := range names {
 		if fi, err := os.Lstat(name); err == nil && fi.Mode().IsRegular() {
 			os.Remove(name)

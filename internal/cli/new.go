@@ -241,7 +241,9 @@ func writeNewScript(cmd *cobra.Command, f *Factory, s *hooks.Setup, path string,
 		return fmt.Errorf("writing %s: %w; nothing was written", path, err)
 	}
 	defer unlock()
-	edit.RemoveTemps(dir, ".*.tmp-*") // scripts whose 'new' was killed before the link
+	for _, ext := range scaffold.Langs() { // scripts whose 'new' was killed before the link
+		edit.RemoveTemps(dir, ".*"+ext+".tmp-*")
+	}
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
 		return fmt.Errorf("creating %s: %w", path, err)

@@ -152,7 +152,15 @@ func newRun(cmd *cobra.Command, opts *newOptions) error {
 		adopted = true
 	}
 
-	if !opts.DryRun && !adopted {
+	switch {
+	case opts.DryRun:
+	case adopted:
+		unlock, err := lockScripts(cmd, opts.f, s, filepath.Dir(script))
+		if err != nil {
+			return err
+		}
+		unlock()
+	default:
 		if err := checkWritableHome(opts.f, s.Loc, false); err != nil {
 			return err
 		}
@@ -232,18 +240,11 @@ func writeNewScript(cmd *cobra.Command, f *Factory, s *hooks.Setup, path string,
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("creating %s: %w", dir, err)
 	}
-	target, err := edit.Target(configFile(s))
-	if err != nil {
-		return err
-	}
-	unlock, err := filelock.Lock(edit.LockPath(target), f.configLockWait(cmd))
+	unlock, err := lockScripts(cmd, f, s, dir)
 	if err != nil {
 		return fmt.Errorf("writing %s: %w; nothing was written", path, err)
 	}
 	defer unlock()
-	for _, ext := range scaffold.Langs() { // scripts whose 'new' was killed before the link
-		edit.RemoveTemps(dir, ".*"+ext+".tmp-*")
-	}
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
 		return fmt.Errorf("creating %s: %w", path, err)
@@ -273,6 +274,24 @@ func writeNewScript(cmd *cobra.Command, f *Factory, s *hooks.Setup, path string,
 		d.Close()
 	}
 	return nil
+}
+
+// lockScripts takes the config lock, which every 'new' holds while it
+// writes a script, and removes the temp files of scripts whose 'new' was
+// killed before the link.
+func lockScripts(cmd *cobra.Command, f *Factory, s *hooks.Setup, dir string) (unlock func(), err error) {
+	target, err := edit.Target(configFile(s))
+	if err != nil {
+		return nil, err
+	}
+	unlock, err = filelock.Lock(edit.LockPath(target), f.configLockWait(cmd))
+	if err != nil {
+		return nil, err
+	}
+	for _, ext := range scaffold.Langs() {
+		edit.RemoveTemps(dir, ".*"+ext+".tmp-*")
+	}
+	return unlock, nil
 }
 
 // leftByNew: the file at path is what 'new' writes — a regular file of ours,

@@ -12,6 +12,7 @@ import (
 
 	"github.com/hermes-hooks/hermes/internal/config"
 	"github.com/hermes-hooks/hermes/internal/hooks"
+	"github.com/hermes-hooks/hermes/internal/importer/claude"
 	"github.com/hermes-hooks/hermes/internal/iostreams"
 	"github.com/hermes-hooks/hermes/internal/shell"
 )
@@ -59,7 +60,7 @@ func checkNewHook(s *hooks.Setup, h *hooks.NewHook, timeout string) (warnings, n
 		m, w := hooks.CompileMatcher(h.Matcher)
 		if w != "" {
 			neverFires = append(neverFires, w)
-		} else if w := hooks.UnknownToolWarning(m); w != "" {
+		} else if w := hooks.UnknownToolWarning(m, claudeTool); w != "" {
 			warnings = append(warnings, w)
 		}
 	}
@@ -125,3 +126,6 @@ func refuseNeverFires(ios *iostreams.IOStreams, warnings, neverFires []string, f
 	fmt.Fprintln(ios.ErrOut, "This hook could never fire, so nothing was written; fix it, or pass --force to add it anyway.")
 	return SilentError
 }
+
+// claudeTool is the agent's tool for a Claude Code tool name, "" for none.
+func claudeTool(name string) string { return claude.Tools()[name] }

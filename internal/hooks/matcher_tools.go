@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/hermes-hooks/hermes/internal/hooks/tools"
-	"github.com/hermes-hooks/hermes/internal/importer/claude"
 	"github.com/hermes-hooks/hermes/internal/suggest"
 )
 
@@ -19,7 +18,9 @@ var toolWord = regexp.MustCompile(`^[A-Za-z0-9_.-]+$`)
 // (a Claude Code name such as Bash gives its Hermes counterpart). "" when
 // every word names a tool. MCP tools (mcp_<server>_<tool>) are not in the
 // catalogue: a matcher that starts with mcp_ is taken as naming them.
-func UnknownToolWarning(m *Matcher) string {
+// counterpart, when set, names the agent's tool for another dialect's tool
+// name (Claude Code's Bash: terminal), "" for none.
+func UnknownToolWarning(m *Matcher, counterpart func(string) string) string {
 	if m == nil || strings.HasPrefix(m.Source, "mcp_") {
 		return ""
 	}
@@ -42,7 +43,7 @@ func UnknownToolWarning(m *Matcher) string {
 	if len(unknown) > 0 {
 		var parts []string
 		for _, w := range unknown {
-			parts = append(parts, fmt.Sprintf("%q%s", w, didYouMeanTool(w)))
+			parts = append(parts, fmt.Sprintf("%q%s", w, didYouMeanTool(w, counterpart)))
 		}
 		return fmt.Sprintf("matcher %q: the agent has no tool called %s, so this part never matches",
 			m.Source, strings.Join(parts, ", "))
@@ -58,9 +59,11 @@ func UnknownToolWarning(m *Matcher) string {
 	return fmt.Sprintf("matcher %q matches none of the agent's tools; the hook fires only for a tool added later (an MCP tool is named mcp_<server>_<tool>)", m.Source)
 }
 
-func didYouMeanTool(w string) string {
-	if h, ok := claude.Tools()[w]; ok {
-		return fmt.Sprintf(" (Claude Code's %s is the agent's %s)", w, h)
+func didYouMeanTool(w string, counterpart func(string) string) string {
+	if counterpart != nil {
+		if h := counterpart(w); h != "" {
+			return fmt.Sprintf(" (Claude Code's %s is the agent's %s)", w, h)
+		}
 	}
 	if s := suggest.Name(w, tools.Names()); s != "" {
 		return fmt.Sprintf(" (did you mean %q?)", s)

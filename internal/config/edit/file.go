@@ -142,7 +142,7 @@ func updateLocked(ctx context.Context, target string, change func([]byte) ([]byt
 	most := -1 // the most settings any read of this edit saw
 	shrank := false
 	for range maxRedo {
-		cur, err := readStable(ctx, target)
+		cur, err := readStable(ctx, target, nil)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -171,7 +171,7 @@ func updateLocked(ctx context.Context, target string, change func([]byte) ([]byt
 		}
 		// Did a writer that does not lock change the file meanwhile? Then
 		// start again from what it wrote rather than overwrite it.
-		now, err := readStable(ctx, target)
+		now, err := readStable(ctx, target, &cur)
 		if err != nil || !now.same(cur) {
 			os.Remove(tmp)
 			if err != nil {

@@ -108,7 +108,10 @@ func readOnce(path string) (snapshot, error) {
 // empty). A file that agrees with itself and is quiet but never
 // parses is returned as it is (the edit then reports why it cannot be
 // read); one that does not settle within settleWithin is ErrKeptChanging.
-func readStable(ctx context.Context, path string) (snapshot, error) {
+//
+// known, when not nil, is an earlier read whose parse is reused when the
+// bytes are the same (the read before the rename of a large file).
+func readStable(ctx context.Context, path string, known *snapshot) (snapshot, error) {
 	prev, err := readOnce(path)
 	if err != nil {
 		return snapshot{}, err
@@ -118,6 +121,9 @@ func readStable(ctx context.Context, path string) (snapshot, error) {
 	var parsedData []byte
 	var parsedOK bool
 	var parsedCount int
+	if known != nil && known.exists {
+		parsedData, parsedOK, parsedCount = known.data, known.parsed, known.settings
+	}
 	for {
 		cur, err := readOnce(path)
 		if err != nil {

@@ -39,12 +39,12 @@ func TestReadOnceSeesAWriter(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
-	if _, err := readStable(ctx, path); err == nil {
+	if _, err := readStable(ctx, path, nil); err == nil {
 		t.Fatal("readStable settled on a file open for writing")
 	}
 	w.WriteString(" 2\n")
 	w.Close()
-	s, err := readStable(context.Background(), path)
+	s, err := readStable(context.Background(), path, nil)
 	if err != nil || string(s.data) != "a: 2\n" || s.settings != 1 {
 		t.Fatalf("after the writer closed: %q %d %v", s.data, s.settings, err)
 	}

@@ -5,8 +5,6 @@ package audit
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
-	"os"
 	"path/filepath"
 	"time"
 
@@ -83,8 +81,9 @@ type auditJSON struct {
 	Answer         string  `json:"answer,omitempty"`
 }
 
-// Append appends one record as a JSON line to the audit log (file
-// 0600, folder created 0700). O_APPEND keeps concurrent writers' lines whole.
+// Append appends one record as a JSON line to the audit log (file 0600,
+// folder created 0700): locked, in one write, rotated at RotateSize, and a
+// write cut short is taken back (see appendLine).
 func Append(home string, r Record) error {
 	j := auditJSON{Time: allowlist.FormatTime(r.Time), Event: r.Event, Kind: r.Kind,
 		SHA256: optionalString(r.SHA256), ExitCode: r.Result.ExitCode, TimedOut: r.Result.TimedOut,
@@ -111,19 +110,7 @@ func Append(home string, r Record) error {
 	if err := enc.Encode(j); err != nil {
 		return err
 	}
-	path := Path(home)
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return fmt.Errorf("audit log: %w", err)
-	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
-	if err != nil {
-		return fmt.Errorf("audit log: %w", err)
-	}
-	if _, err := f.Write(pyjson.RestoreNonFinite(buf.Bytes())); err != nil {
-		f.Close()
-		return fmt.Errorf("audit log %s: %w", path, err)
-	}
-	return f.Close()
+	return appendLine(Path(home), pyjson.RestoreNonFinite(buf.Bytes()))
 }
 
 // optionalString maps "" (absent) to nil (null).

@@ -27,7 +27,7 @@ type HookStats struct {
 	// Failures: spawn errors, timeouts and non-zero exits (or signal
 	// deaths) that carried no answer. Timeouts are also counted alone.
 	Failures, Timeouts, Refusals int
-	P50, P95, Max            float64
+	P50, P95, Max                float64
 	// LastRun is the time of the last run (zero: none).
 	LastRun time.Time
 	// Times are the runs' times, oldest first as read (for a chart).

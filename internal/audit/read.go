@@ -351,25 +351,12 @@ func ReadAll(path string, fn func(Line) error) ([]Skipped, error) {
 	var skipped []Skipped
 	for _, f := range files {
 		rd := NewReader(f.Name(), f)
-		for {
-			l, err := rd.Next()
-			if err == io.EOF {
-				if l, ok := rd.Flush(); ok {
-					if err := fn(l); err != nil {
-						return skipped, err
-					}
-				}
-				break
-			}
-			if err != nil {
-				return skipped, err
-			}
-			if err := fn(l); err != nil {
-				return skipped, err
-			}
-		}
+		err := drain(rd, fn, true)
 		if rd.Skipped > 0 {
 			skipped = append(skipped, Skipped{Path: f.Name(), Lines: rd.Skipped})
+		}
+		if err != nil {
+			return skipped, err
 		}
 	}
 	return skipped, nil

@@ -41,6 +41,7 @@ consent per (event, command), kept in shell-hooks-allowlist.json.`,
 		newCmdAdd(f, nil),
 		newCmdDelete(f, nil),
 		newCmdImport(f),
+		newCmdLog(f, nil),
 	)
 	return cmd
 }

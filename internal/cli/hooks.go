@@ -42,6 +42,7 @@ consent per (event, command), kept in shell-hooks-allowlist.json.`,
 		newCmdDelete(f, nil),
 		newCmdImport(f),
 		newCmdLog(f, nil),
+		newCmdStats(f, nil),
 	)
 	return cmd
 }

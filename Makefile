@@ -30,9 +30,10 @@ BENCHTIME ?= 1s
 bench: build
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) ./...
 
-## stress: the stress and fault-injection suite at the sizes of SPEC §12 (go test runs it reduced)
+## stress: the stress and fault-injection suite at the sizes of SPEC §12 and §21
+## (8 audit writers x 10,000 lines; go test runs it reduced)
 stress:
-	HERMES_STRESS=full $(GO) test -count=1 -run 'Stress' -timeout 30m -v ./cmd/hermes/
+	HERMES_STRESS=full $(GO) test -count=1 -run 'Stress' -timeout 30m -v ./cmd/hermes/ ./internal/audit/
 
 FUZZTIME ?= 30s
 fuzz:

@@ -59,6 +59,13 @@ func Follow(path string, fn func(Line) error, wait func() error) ([]Skipped, err
 			return skipped, err
 		}
 		if cur != nil && sameFile(cur, path) {
+			// A cut append taken back leaves the file shorter than what
+			// was read: read on from the last whole line.
+			if fi, err := cur.Stat(); err == nil && fi.Size() < rd.Held() {
+				if err := rd.Rewind(cur, cur); err != nil {
+					return skipped, err
+				}
+			}
 			continue
 		}
 		next, err := regfile.Open(path)

@@ -273,12 +273,30 @@ type Reader struct {
 	Skipped int
 	r       *bufio.Reader
 	partial []byte
+	// consumed counts the bytes of the lines returned or skipped: where
+	// the next line starts.
+	consumed int64
 }
 
 // NewReader reads from r, which holds the log at path.
 func NewReader(path string, r io.Reader) *Reader {
 	return &Reader{Path: path, r: bufio.NewReaderSize(r, 64<<10)}
 }
+
+// Rewind starts reading again at the end of the last whole line, from f
+// (the file the reader reads): after the file was truncated under it (a
+// cut append taken back), the bytes held of the unfinished line are gone.
+func (rd *Reader) Rewind(f io.Seeker, r io.Reader) error {
+	if _, err := f.Seek(rd.consumed, io.SeekStart); err != nil {
+		return err
+	}
+	rd.partial = nil
+	rd.r.Reset(r)
+	return nil
+}
+
+// Held is how far the reader has read: whole lines and the unfinished one.
+func (rd *Reader) Held() int64 { return rd.consumed + int64(len(rd.partial)) }
 
 // Next returns the next readable line, io.EOF at the end. A last line with
 // no newline yet is held back (a writer may be finishing it; Next returns
@@ -294,6 +312,7 @@ func (rd *Reader) Next() (Line, error) {
 			rd.partial = append(rd.partial, chunk...)
 			return Line{}, err
 		}
+		rd.consumed += int64(len(rd.partial) + len(chunk))
 		raw := chunk[:len(chunk)-1]
 		if len(rd.partial) > 0 {
 			raw = append(rd.partial, raw...)

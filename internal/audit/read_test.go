@@ -166,3 +166,40 @@ func TestLatestOf(t *testing.T) {
 		t.Errorf("last run %+v, want the 09:00 one", r)
 	}
 }
+
+// A follower that read half of a line the writer then took back (disk
+// full) reads on from the last whole line, never gluing the fragment to
+// the next line.
+func TestFollowAfterTruncation(t *testing.T) {
+	home := t.TempDir()
+	path := Path(home)
+	os.MkdirAll(filepath.Dir(path), 0o700)
+	line := func(c string) string {
+		return `{"time":"2026-12-01T10:00:00Z","event":"e","kind":"shell","command":"` + c + `"}` + "\n"
+	}
+	os.WriteFile(path, []byte(line("one")+line("cut")[:30]), 0o600)
+	var got []string
+	step := 0
+	_, err := Follow(path, func(l Line) error { got = append(got, l.Command); return nil }, func() error {
+		step++
+		switch step {
+		case 1: // the writer takes the cut line back and writes the next
+			f, _ := os.OpenFile(path, os.O_RDWR, 0)
+			f.Truncate(int64(len(line("one"))))
+			f.Close()
+		case 2:
+			f, _ := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+			f.WriteString(line("two"))
+			f.Close()
+		default:
+			return io.EOF
+		}
+		return nil
+	})
+	if err != io.EOF {
+		t.Fatal(err)
+	}
+	if strings.Join(got, ",") != "one,two" {
+		t.Errorf("followed %q, want one then two", got)
+	}
+}

@@ -100,24 +100,11 @@ func (l *Line) Outcome() string {
 // ran nothing).
 func (l *Line) Ran() bool { return l.Status != StatusRefused && l.Status != OutcomeSkipped }
 
+// lineJSON reads a line: the shape Append writes, with only what log and
+// stats judge of the parsed answer.
 type lineJSON struct {
-	Time     *string  `json:"time"`
-	Event    *string  `json:"event"`
-	Kind     *string  `json:"kind"`
-	Command  *string  `json:"command"`
-	Name     *string  `json:"name"`
-	SHA256   *string  `json:"sha256"`
-	ExitCode *int     `json:"exit_code"`
-	TimedOut bool     `json:"timed_out"`
-	Error    *string  `json:"error"`
-	Elapsed  float64  `json:"elapsed_seconds"`
-	Parsed   *answerJ `json:"parsed"`
-	Via      string   `json:"via"`
-	PID      int      `json:"pid"`
-	Signal   *int     `json:"signal"`
-	Status   string   `json:"status"`
-	Refusal  *string  `json:"refusal"`
-	Answer   string   `json:"answer"`
+	auditJSON
+	Parsed *answerJ `json:"parsed"`
 }
 
 type answerJ struct {
@@ -159,16 +146,16 @@ func ParseLine(raw []byte) (Line, error) {
 			return Line{}, err
 		}
 	}
-	if j.Time == nil || j.Event == nil || j.Kind == nil {
+	if j.Time == "" || j.Event == "" || j.Kind == "" {
 		return Line{}, errNotAudit
 	}
-	t, err := time.Parse(time.RFC3339Nano, *j.Time)
+	t, err := time.Parse(time.RFC3339Nano, j.Time)
 	if err != nil {
 		return Line{}, errNotAudit
 	}
-	l := Line{Raw: raw, Time: t, Event: *j.Event, Kind: *j.Kind, Command: deref(j.Command),
+	l := Line{Raw: raw, Time: t, Event: j.Event, Kind: j.Kind, Command: deref(j.Command),
 		Name: deref(j.Name), SHA256: deref(j.SHA256), ExitCode: j.ExitCode, TimedOut: j.TimedOut,
-		Error: deref(j.Error), Elapsed: j.Elapsed, Via: j.Via, PID: j.PID, Status: j.Status,
+		Error: deref(j.Error), Elapsed: j.ElapsedSeconds, Via: j.Via, PID: j.PID, Status: j.Status,
 		Refusal: deref(j.Refusal), Answer: j.Answer, ParsedKind: j.Parsed.kind()}
 	if j.Signal != nil {
 		l.Signal = *j.Signal
@@ -178,83 +165,29 @@ func ParseLine(raw []byte) (Line, error) {
 
 var errNotAudit = errors.New("not an audit line")
 
-// parseLoose decodes a line as Python's json does, then the fields as
-// ParseLine wants them (numbers that are not finite are dropped).
+// parseLoose reads a line encoding/json refuses, as Python's json would:
+// NaN and Infinity are valid in the agent's JSON, and hooks answer them.
+// Only the parsed answer may hold them; the rest is read as usual.
 func parseLoose(raw []byte) (lineJSON, error) {
 	obj, err := pyjson.DecodeObject(raw)
 	if err != nil {
 		return lineJSON{}, err
 	}
-	var j lineJSON
-	str := func(v any) *string {
-		if s, ok := v.(string); ok {
-			return &s
-		}
-		return nil
-	}
-	num := func(v any) (float64, bool) {
-		n, ok := v.(json.Number)
-		if !ok {
-			return 0, false
-		}
-		f, err := n.Float64()
-		return f, err == nil
-	}
+	rest := pyjson.NewObject()
 	for _, m := range obj.Members() {
-		switch m.Key {
-		case "time":
-			j.Time = str(m.Value)
-		case "event":
-			j.Event = str(m.Value)
-		case "kind":
-			j.Kind = str(m.Value)
-		case "command":
-			j.Command = str(m.Value)
-		case "name":
-			j.Name = str(m.Value)
-		case "sha256":
-			j.SHA256 = str(m.Value)
-		case "error":
-			j.Error = str(m.Value)
-		case "refusal":
-			j.Refusal = str(m.Value)
-		case "via", "status", "answer":
-			s := deref(str(m.Value))
-			switch m.Key {
-			case "via":
-				j.Via = s
-			case "status":
-				j.Status = s
-			default:
-				j.Answer = s
-			}
-		case "timed_out":
-			j.TimedOut, _ = m.Value.(bool)
-		case "elapsed_seconds":
-			j.Elapsed, _ = num(m.Value)
-		case "exit_code", "signal", "pid":
-			if f, ok := num(m.Value); ok {
-				n := int(f)
-				switch m.Key {
-				case "exit_code":
-					j.ExitCode = &n
-				case "signal":
-					j.Signal = &n
-				default:
-					j.PID = n
-				}
-			}
-		case "parsed":
-			if p, ok := m.Value.(*pyjson.Object); ok {
-				a := &answerJ{}
-				if v, ok := p.Get("action"); ok {
-					a.Action = v
-				}
-				if v, ok := p.Get("context"); ok {
-					a.Context = v
-				}
-				j.Parsed = a
-			}
+		if m.Key != "parsed" {
+			rest.Set(m.Key, m.Value)
+		}
+	}
+	var j lineJSON
+	if err := json.Unmarshal(pyjson.Marshal(rest, pyjson.Options{Compact: true}), &j); err != nil {
+		return lineJSON{}, err
+	}
+	if p, ok := obj.Get("parsed"); ok {
+		if p, ok := p.(*pyjson.Object); ok {
+			j.Parsed = &answerJ{}
+			j.Parsed.Action, _ = p.Get("action")
+			j.Parsed.Context, _ = p.Get("context")
 		}
 	}
 	return j, nil

@@ -85,6 +85,15 @@ type auditJSON struct {
 // folder created 0700): locked, in one write, rotated at RotateSize, and a
 // write cut short is taken back (see appendLine).
 func Append(home string, r Record) error {
+	line, err := encode(r)
+	if err != nil {
+		return err
+	}
+	return appendLine(Path(home), line)
+}
+
+// encode is the line of r, newline included.
+func encode(r Record) ([]byte, error) {
 	j := auditJSON{Time: allowlist.FormatTime(r.Time), Event: r.Event, Kind: r.Kind,
 		SHA256: optionalString(r.SHA256), ExitCode: r.Result.ExitCode, TimedOut: r.Result.TimedOut,
 		Error: optionalString(r.Result.Err), ElapsedSeconds: r.Result.ElapsedSeconds(), Parsed: r.Answer}
@@ -108,9 +117,9 @@ func Append(home string, r Record) error {
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(j); err != nil {
-		return err
+		return nil, err
 	}
-	return appendLine(Path(home), pyjson.RestoreNonFinite(buf.Bytes()))
+	return pyjson.RestoreNonFinite(buf.Bytes()), nil
 }
 
 // optionalString maps "" (absent) to nil (null).

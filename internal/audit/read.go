@@ -104,7 +104,8 @@ func (l *Line) Ran() bool { return l.Status != StatusRefused && l.Status != Outc
 // stats judge of the parsed answer.
 type lineJSON struct {
 	auditJSON
-	Parsed *answerJ `json:"parsed"`
+	Parsed  *answerJ `json:"parsed"`
+	Refusal *string  `json:"refusal"`
 }
 
 type answerJ struct {

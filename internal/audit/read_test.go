@@ -146,7 +146,7 @@ func TestLatestOf(t *testing.T) {
 		`{"time":"2026-12-01T11:00:00Z","event":"pre_tool_call","kind":"shell","command":"g","via":"exec","status":"refused","refusal":"not approved"}`,
 	}, "\n")+"\n"), 0o600)
 	since := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
-	want := func(k Key) bool { return k.Hook == "g" }
+	want := func(l *Line) bool { return l.Hook() == "g" }
 	got, _, err := LatestOf(path, since, want)
 	if err != nil {
 		t.Fatal(err)

@@ -126,19 +126,20 @@ type Latest struct {
 	Run, Refusal *Line
 }
 
-// LatestOf reads the log at path and returns, for every hook want accepts,
-// its last run and last refusal at or after since: what doctor says of a
-// protected hook (never ran since it was protected; refused last at …).
-func LatestOf(path string, since time.Time, want func(Key) bool) (map[Key]Latest, []Skipped, error) {
+// LatestOf reads the log at path and returns, per hook, the last run and
+// the last refusal among the lines at or after since that want accepts:
+// what doctor says of a protected hook (never ran since it was protected;
+// refused last at …).
+func LatestOf(path string, since time.Time, want func(*Line) bool) (map[Key]Latest, []Skipped, error) {
 	out := map[Key]Latest{}
 	skipped, err := ReadAll(path, func(l Line) error {
 		if l.Time.Before(since) {
 			return nil
 		}
-		k := KeyOf(&l)
-		if !want(k) {
+		if !want(&l) {
 			return nil
 		}
+		k := KeyOf(&l)
 		cur := out[k]
 		switch {
 		case l.Outcome() == OutcomeRefused:

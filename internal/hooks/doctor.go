@@ -167,7 +167,7 @@ func (e *Engine) staticChecks(h ShellHook) HookReport {
 	if h.Refusal != "" {
 		r.add("executable", CheckFail, "%s", h.Refusal)
 	}
-	if h.hasScriptFile() && h.ExecErr == nil {
+	if h.HasScriptFile() && h.ExecErr == nil {
 		r.Checks = append(r.Checks, e.permissionCheck(h.Script))
 	}
 	return r

@@ -11,6 +11,7 @@ import (
 	"github.com/hermes-hooks/hermes/internal/pystr"
 	"github.com/hermes-hooks/hermes/internal/shell"
 	"github.com/hermes-hooks/hermes/internal/suggest"
+	"github.com/hermes-hooks/hermes/internal/trust"
 )
 
 // Timeouts of a shell hook, in seconds (SPEC §2.1).
@@ -280,7 +281,7 @@ func (p *parser) entry(ev Event, i int, item *yaml.Node) (Spec, bool) {
 	// there is nothing to find.
 	if strings.Contains(s.Command, "~") {
 		if argv, err := shell.Argv(s.Command, "/"); err == nil {
-			if refusal := tildeRefusal(shell.TildeScript(argv)); refusal != "" {
+			if refusal := trust.TildeRefusal(shell.TildeScript(argv)); refusal != "" {
 				p.warn(path+".command", cmd.KeyNode.Line, "will not run: %s", refusal)
 			}
 		}

@@ -79,7 +79,7 @@ type auditJSON struct {
 	Via            string  `json:"via,omitempty"`
 	PID            int     `json:"pid,omitempty"`
 	Signal         *int    `json:"signal,omitempty"`
-	Refusal        *string `json:"refusal,omitempty"`
+	Refusal        any     `json:"refusal,omitempty"`
 	Answer         string  `json:"answer,omitempty"`
 }
 
@@ -99,7 +99,12 @@ func Append(home string, r Record) error {
 	if r.Signal != 0 {
 		j.Signal = &r.Signal
 	}
-	j.Refusal = optionalString(r.Refusal)
+	if r.Refusal != "" {
+		j.Refusal = r.Refusal
+	} else if r.Via == ViaExec {
+		// The guard's lines always carry refusal, null when it ran (SPEC §17).
+		j.Refusal = json.RawMessage("null")
+	}
 	if r.Kind == "gateway" {
 		j.Name, j.Error, j.ElapsedSeconds = &r.Name, optionalString(r.Error), r.Elapsed
 	} else {

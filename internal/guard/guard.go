@@ -111,6 +111,10 @@ func (g *run) refuse(script, reason, next string) int {
 		line += "; " + next
 	}
 	fmt.Fprintln(os.Stderr, oneLine(line))
+	if !g.audit {
+		// hermes fired it (run-event, test, doctor): say why, for it.
+		fmt.Fprintln(os.Stderr, refusalMarker+oneLine(reason))
+	}
 	code := 1
 	var ans *answer.Answer
 	if g.inv.FailClosed && g.blocking() {
@@ -148,4 +152,19 @@ func (g *run) record(r audit.Record, ans *answer.Answer) {
 // writeBlock prints a block answer on stdout as the agent reads it.
 func writeBlock(ans *answer.Answer) {
 	os.Stdout.Write(append(pyjson.Marshal(ans.Wire(), pyjson.Options{}), '\n'))
+}
+
+// refusalMarker starts the line the guard adds on stderr, when hermes fires
+// it, to say why it refused; TakeRefusal takes it out again.
+const refusalMarker = "hermes-guard-refusal: "
+
+// TakeRefusal removes the guard's refusal line from the stderr of a run
+// hermes fired and returns the reason ("" when it did not refuse).
+func TakeRefusal(stderr string) (rest, reason string) {
+	i := strings.LastIndex(stderr, refusalMarker)
+	if i < 0 || (i > 0 && stderr[i-1] != '\n') {
+		return stderr, ""
+	}
+	line, after, _ := strings.Cut(stderr[i+len(refusalMarker):], "\n")
+	return stderr[:i] + after, line
 }

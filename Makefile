@@ -7,6 +7,7 @@ LDFLAGS := -X github.com/hermes-hooks/hermes/internal/cli.Version=$(VERSION)
 
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/hermes
+	$(GO) build -o bin/hermes-guard ./cmd/hermes-guard
 
 ## test: every unit test and end-to-end scenario
 test:

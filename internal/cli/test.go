@@ -229,6 +229,8 @@ func renderRun(w io.Writer, cs iostreams.Palette, r hooks.ShellRun, showApproval
 		state = cs.SuccessIcon() + " allowed  "
 		if !h.Approved {
 			state = cs.FailureIcon() + " not allowlisted (run because test was asked to)  "
+		} else if h.Protected() && !h.Allowed() {
+			state = cs.WarningIcon() + " " + h.Reason() + "  "
 		}
 	}
 	fmt.Fprintf(w, "\n  %s%s%s\n", state, cs.Bold(esc(shownCommand(h.Spec))), protectedMark(h.Spec))

@@ -13,7 +13,7 @@ import (
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"hermes":       func() { os.Exit(run()) },
+		"hermes": func() { os.Exit(run()) },
 		"hermes-guard": func() {
 			// testscript cuts argv[0] to the command's name; the guard
 			// matches its whole argv, which the agent runs by full path.

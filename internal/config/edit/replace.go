@@ -111,7 +111,7 @@ func closingDouble(s string) int {
 }
 
 // closingSingle is the length of the single-quoted scalar at the start of
-// s ('' is a quote inside it), -1 when it does not close on this line.
+// s (” is a quote inside it), -1 when it does not close on this line.
 func closingSingle(s string) int {
 	for i := 1; i < len(s); i++ {
 		if s[i] == '\'' {

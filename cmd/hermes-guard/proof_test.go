@@ -31,7 +31,11 @@ func TestMain(m *testing.M) {
 	}
 	guardBin = filepath.Join(dir, "hermes-guard")
 	gobin := filepath.Join(runtime.GOROOT(), "bin", "go")
-	if out, err := exec.Command(gobin, "build", "-o", guardBin, ".").CombinedOutput(); err != nil {
+	// Built as make build builds it: static (no dynamic loader to start)
+	// and without symbols.
+	build := exec.Command(gobin, "build", "-trimpath", "-ldflags=-s -w", "-o", guardBin, ".")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := build.CombinedOutput(); err != nil {
 		fmt.Fprintf(os.Stderr, "building hermes-guard: %v\n%s", err, out)
 		os.RemoveAll(dir)
 		os.Exit(1)

@@ -1,9 +1,7 @@
 package guard
 
 import (
-	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -15,6 +13,7 @@ import (
 	"github.com/hermes-hooks/hermes/internal/audit"
 	"github.com/hermes-hooks/hermes/internal/pystr"
 	"github.com/hermes-hooks/hermes/internal/shell"
+	"golang.org/x/sys/unix"
 )
 
 // judgeLimit is how much of stdout the guard keeps to judge the answer
@@ -26,49 +25,63 @@ const judgeLimit = 1 << 20
 // relayed byte for byte until EOF (a background child holding it keeps the
 // guard waiting, as it keeps communicate waiting), and ends as it ended.
 func (g *run) exec() int {
-	cmd := exec.Command(g.inv.Inner[0], g.inv.Inner[1:]...)
-	cmd.Args = g.inv.Inner
-	cmd.Env = hookEnv()
-	cmd.Stdin, cmd.Stderr = os.Stdin, os.Stderr
-	pr, pw, err := os.Pipe()
+	// Found as execvp finds it (Popen's lookup); started with ForkExec, not
+	// os/exec, whose first start probes pidfd support with an extra child.
+	path, err := exec.LookPath(g.inv.Inner[0])
 	if err != nil {
+		return g.failStart(shell.StartError(err, g.inv.Inner[0]))
+	}
+	// A raw pipe read with blocking reads: the runtime's poller would add
+	// a wake-up per chunk.
+	var p [2]int
+	if err := syscall.Pipe2(p[:], syscall.O_CLOEXEC); err != nil {
 		return g.failStart(err.Error())
 	}
-	cmd.Stdout = pw
+	pr, pw := p[0], p[1]
 
 	// Signals the terminal or the agent sends the group reach the hook
 	// too; the guard outlives them so it can end as the hook ends. (Caught,
-	// not ignored: exec gives the hook default dispositions back.)
+	// not ignored: the hook gets default dispositions back at exec.)
+	if g.audit {
+		go audit.Warm() // while the hook runs, so the line costs nothing after
+	}
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
-
-	if err := cmd.Start(); err != nil {
-		pw.Close()
-		pr.Close()
+	pid, err := syscall.ForkExec(path, g.inv.Inner, &syscall.ProcAttr{
+		Env:   hookEnv(),
+		Files: []uintptr{0, uintptr(pw), 2},
+	})
+	syscall.Close(pw)
+	if err != nil {
+		syscall.Close(pr)
 		signal.Stop(sigs)
 		return g.failStart(shell.StartError(err, g.inv.Inner[0]))
 	}
-	pw.Close()
-	kept := relay(os.Stdout, pr)
-	pr.Close()
-	werr := cmd.Wait()
+	kept := relay(pr)
+	syscall.Close(pr)
+	var ws syscall.WaitStatus
+	for {
+		_, err = syscall.Wait4(pid, &ws, 0, nil)
+		if err != syscall.EINTR {
+			break
+		}
+	}
 	signal.Stop(sigs)
 
 	res := shell.Result{Stdout: pystr.DecodeText(kept.buf), StdoutTruncated: kept.truncated, Elapsed: time.Since(g.start)}
 	var sig syscall.Signal
 	code := 0
-	ws, _ := cmd.ProcessState.Sys().(syscall.WaitStatus)
 	switch {
+	case err != nil:
+		res.Err = err.Error()
+		code = 1
 	case ws.Signaled():
 		sig = ws.Signal()
 		c := -int(sig)
 		res.ExitCode = &c
-	case cmd.ProcessState != nil:
-		code = cmd.ProcessState.ExitCode()
-		res.ExitCode = &code
 	default:
-		res.Err = werr.Error()
-		code = 1
+		code = ws.ExitStatus()
+		res.ExitCode = &code
 	}
 	// Stderr went straight to the agent; the judge reads the exit-2
 	// message from it, so a block's message is not what the agent quotes
@@ -81,6 +94,22 @@ func (g *run) exec() int {
 		return 128 + int(sig) // not reached
 	}
 	return code
+}
+
+// hookEnv is the guard's environment without NoAuditEnv, so the hook
+// sees what it would see bare.
+func hookEnv() []string {
+	env := os.Environ()
+	if _, ok := os.LookupEnv(NoAuditEnv); !ok {
+		return env
+	}
+	out := env[:0]
+	for _, kv := range env {
+		if !strings.HasPrefix(kv, NoAuditEnv+"=") {
+			out = append(out, kv)
+		}
+	}
+	return out
 }
 
 // failStart is a hook that could not start: the agent would have failed
@@ -99,51 +128,42 @@ func (g *run) failStart(reason string) int {
 	return 1
 }
 
-// hookEnv is the guard's environment without NoAuditEnv (nil: inherit as
-// is), so the hook sees what it would see bare.
-func hookEnv() []string {
-	if _, ok := os.LookupEnv(NoAuditEnv); !ok {
-		return nil
-	}
-	env := os.Environ()
-	out := env[:0]
-	for _, kv := range env {
-		if !strings.HasPrefix(kv, NoAuditEnv+"=") {
-			out = append(out, kv)
-		}
-	}
-	return out
-}
-
 // kept is the start of stdout, for the judge.
 type kept struct {
 	buf       []byte
 	truncated bool
 }
 
-// relay copies r to w until EOF, keeping the first judgeLimit bytes. A
-// write error (the agent closed its end) stops the writing but not the
-// draining, so the hook never blocks on a full pipe; writing to a closed
-// pipe on fd 1 ends the guard by SIGPIPE, as it would end the bare hook.
-func relay(w io.Writer, r io.Reader) kept {
+// relay copies the pipe r to stdout until EOF, keeping the first
+// judgeLimit bytes. When stdout fails (the agent closed its end) it stops
+// reading: closing r then hands the hook the broken pipe it would have met
+// bare (EPIPE, or death by SIGPIPE, which the guard then re-raises).
+func relay(r int) kept {
 	var k kept
 	buf := make([]byte, 64<<10)
-	var werr error
 	for {
-		n, err := r.Read(buf)
-		if n > 0 {
-			room := judgeLimit - len(k.buf)
-			k.truncated = k.truncated || n > room
-			k.buf = append(k.buf, buf[:min(n, room)]...)
-			if werr == nil {
-				_, werr = w.Write(buf[:n])
-			}
+		n, err := syscall.Read(r, buf)
+		if err == syscall.EINTR {
+			continue
 		}
-		if err != nil {
-			if !errors.Is(err, io.EOF) && werr == nil {
-				werr = err
-			}
+		if n <= 0 {
 			return k
+		}
+		room := judgeLimit - len(k.buf)
+		k.truncated = k.truncated || n > room
+		k.buf = append(k.buf, buf[:min(n, room)]...)
+		for out := buf[:n]; len(out) > 0; {
+			w, err := syscall.Write(1, out)
+			switch {
+			case err == syscall.EINTR:
+			case err == syscall.EAGAIN:
+				// A non-blocking stdout handed down: wait until it drains.
+				_, _ = unix.Poll([]unix.PollFd{{Fd: 1, Events: unix.POLLOUT}}, -1)
+			case err != nil:
+				return k
+			default:
+				out = out[w:]
+			}
 		}
 	}
 }

@@ -2,6 +2,7 @@ package guard
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -24,7 +25,30 @@ const judgeLimit = 1 << 20
 // guard's process group, with its environment, stdin and stderr, stdout
 // relayed byte for byte until EOF (a background child holding it keeps the
 // guard waiting, as it keeps communicate waiting), and ends as it ended.
-func (g *run) exec() int {
+//
+// With a dialect (d not nil), the payload is translated before the hook
+// reads it and the hook's stdout and exit code are translated after,
+// instead of being relayed as they are.
+func (g *run) exec(d Dialect) int {
+	var stdin []byte
+	if d != nil {
+		payload, err := io.ReadAll(os.Stdin)
+		if err != nil {
+			return g.failStart("reading the payload: " + err.Error())
+		}
+		in, run, err := d.Input(g.inv, payload)
+		if err != nil {
+			return g.failStart(err.Error())
+		}
+		if !run {
+			out, code := d.Answer(g.inv, nil, false, 0)
+			writeAll(out)
+			res := shell.Result{ExitCode: &code, Stdout: pystr.DecodeText(out), Elapsed: time.Since(g.start)}
+			g.record(audit.Record{Status: audit.StatusRan, Result: res}, g.judge(res).Answer)
+			return code
+		}
+		stdin = in
+	}
 	// Found as execvp finds it (Popen's lookup); started with ForkExec, not
 	// os/exec, whose first start probes pidfd support with an extra child.
 	path, err := exec.LookPath(g.inv.Inner[0])
@@ -38,6 +62,16 @@ func (g *run) exec() int {
 		return g.failStart(err.Error())
 	}
 	pr, pw := p[0], p[1]
+	files := []uintptr{0, uintptr(pw), 2}
+	inW := -1
+	if d != nil {
+		var q [2]int
+		if err := syscall.Pipe2(q[:], syscall.O_CLOEXEC); err != nil {
+			return g.failStart(err.Error())
+		}
+		files[0], inW = uintptr(q[0]), q[1]
+		defer syscall.Close(q[0])
+	}
 
 	// Signals the terminal or the agent sends the group reach the hook
 	// too; the guard outlives them so it can end as the hook ends. (Caught,
@@ -49,15 +83,34 @@ func (g *run) exec() int {
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
 	pid, err := syscall.ForkExec(path, g.inv.Inner, &syscall.ProcAttr{
 		Env:   hookEnv(),
-		Files: []uintptr{0, uintptr(pw), 2},
+		Files: files,
 	})
 	syscall.Close(pw)
+	if d != nil {
+		syscall.Close(int(files[0]))
+	}
 	if err != nil {
 		syscall.Close(pr)
+		if inW >= 0 {
+			syscall.Close(inW)
+		}
 		signal.Stop(sigs)
 		return g.failStart(shell.StartError(err, g.inv.Inner[0]))
 	}
-	kept := relay(pr)
+	if inW >= 0 {
+		go func() {
+			// A hook that does not read its stdin makes this fail: fine.
+			for b := stdin; len(b) > 0; {
+				n, err := syscall.Write(inW, b)
+				if err != nil && err != syscall.EINTR {
+					break
+				}
+				b = b[max(n, 0):]
+			}
+			syscall.Close(inW)
+		}()
+	}
+	kept := relay(pr, d == nil)
 	syscall.Close(pr)
 	var ws syscall.WaitStatus
 	for {
@@ -83,12 +136,20 @@ func (g *run) exec() int {
 		code = ws.ExitStatus()
 		res.ExitCode = &code
 	}
-	// Stderr went straight to the agent; the judge reads the exit-2
-	// message from it, so a block's message is not what the agent quotes
-	// when stderr mattered. The kind (block) is the same.
-	ev := answer.Evaluate(answer.EvalInput{Event: g.inv.Event, Command: g.innerText(),
-		Blocking: g.blocking(), FailClosed: g.inv.FailClosed, Result: res})
-	g.record(audit.Record{Status: audit.StatusRan, Result: res, Signal: int(sig)}, ev.Answer)
+	if d != nil {
+		exit := code
+		if sig != 0 {
+			exit = -int(sig)
+		}
+		out, c := d.Answer(g.inv, kept.buf, kept.truncated, exit)
+		writeAll(out)
+		res.Stdout, res.StdoutTruncated = pystr.DecodeText(out), false
+		if c != exit || sig == 0 {
+			sig, code = 0, c
+			res.ExitCode = &code
+		}
+	}
+	g.record(audit.Record{Status: audit.StatusRan, Result: res, Signal: int(sig)}, g.judge(res).Answer)
 	if sig != 0 {
 		raise(sig)
 		return 128 + int(sig) // not reached
@@ -118,8 +179,7 @@ func hookEnv() []string {
 func (g *run) failStart(reason string) int {
 	fmt.Fprintln(os.Stderr, oneLine("hermes-guard: hook "+g.innerText()+" could not start: "+reason))
 	res := shell.Result{Err: reason, Elapsed: time.Since(g.start)}
-	ev := answer.Evaluate(answer.EvalInput{Event: g.inv.Event, Command: g.innerText(),
-		Blocking: g.blocking(), FailClosed: g.inv.FailClosed, Result: res})
+	ev := g.judge(res)
 	g.record(audit.Record{Status: audit.StatusRan, Result: res}, ev.Answer)
 	if ev.Answer != nil && ev.Answer.Action == answer.ActionBlock {
 		writeBlock(ev.Answer)
@@ -134,11 +194,35 @@ type kept struct {
 	truncated bool
 }
 
-// relay copies the pipe r to stdout until EOF, keeping the first
-// judgeLimit bytes. When stdout fails (the agent closed its end) it stops
+// judge reads the run's answer as §7 does. Stderr went straight to the
+// agent, so an exit-2 block's message is not the one the agent quotes
+// from stderr; its kind (block) is the same.
+func (g *run) judge(res shell.Result) answer.Evaluation {
+	return answer.Evaluate(answer.EvalInput{Event: g.inv.Event, Command: g.innerText(),
+		Blocking: g.blocking(), FailClosed: g.inv.FailClosed, Result: res})
+}
+
+// writeAll writes b to stdout, as much as the agent takes.
+func writeAll(b []byte) {
+	for len(b) > 0 {
+		n, err := syscall.Write(1, b)
+		switch {
+		case err == syscall.EINTR:
+		case err == syscall.EAGAIN:
+			_, _ = unix.Poll([]unix.PollFd{{Fd: 1, Events: unix.POLLOUT}}, -1)
+		case err != nil:
+			return
+		default:
+			b = b[n:]
+		}
+	}
+}
+
+// relay copies the pipe r to stdout (when write) until EOF, keeping the
+// first judgeLimit bytes. When stdout fails (the agent closed its end) it stops
 // reading: closing r then hands the hook the broken pipe it would have met
 // bare (EPIPE, or death by SIGPIPE, which the guard then re-raises).
-func relay(r int) kept {
+func relay(r int, write bool) kept {
 	var k kept
 	buf := make([]byte, 64<<10)
 	for {
@@ -152,7 +236,7 @@ func relay(r int) kept {
 		room := judgeLimit - len(k.buf)
 		k.truncated = k.truncated || n > room
 		k.buf = append(k.buf, buf[:min(n, room)]...)
-		for out := buf[:n]; len(out) > 0; {
+		for out := buf[:n]; write && len(out) > 0; {
 			w, err := syscall.Write(1, out)
 			switch {
 			case err == syscall.EINTR:

@@ -60,7 +60,11 @@ func Main(args []string) int {
 		}
 		return g.refuse(v.Script, v.Reason(), next)
 	}
-	return g.exec()
+	d, err := dialectOf(inv)
+	if err != nil {
+		return g.refuse(v.Script, err.Error(), "")
+	}
+	return g.exec(d)
 }
 
 // run is one invocation of the guard.

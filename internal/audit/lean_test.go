@@ -2,6 +2,8 @@ package audit
 
 import (
 	"os/exec"
+	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -10,7 +12,7 @@ import (
 // binary (SPEC §17): this package must not pull in the CLI's or the
 // config's heavy dependencies.
 func TestAuditStaysLean(t *testing.T) {
-	out, err := exec.Command("go", "list", "-deps", ".").Output()
+	out, err := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "list", "-deps", ".").Output()
 	if err != nil {
 		t.Skipf("go list: %v", err)
 	}

@@ -9,9 +9,10 @@ import (
 // Filter selects lines for log and stats; a zero field selects all.
 type Filter struct {
 	Event string
-	// Hook is a shell hook's command as written (for a line written by the
-	// guard, the command it wraps matches too) or a gateway hook's name.
-	Hook     string
+	// Hooks are the names a hook may have in the log, any of which
+	// selects a line: a shell hook's command (as written, as expanded) or a
+	// gateway hook's name. The command behind a guard's "--" matches too.
+	Hooks    []string
 	Since    time.Time
 	Outcomes []string
 }
@@ -21,7 +22,7 @@ func (f *Filter) Match(l *Line) bool {
 	if f.Event != "" && l.Event != f.Event {
 		return false
 	}
-	if f.Hook != "" && l.Hook() != f.Hook && !(l.Via == ViaExec && wrapped(l.Command) == f.Hook) {
+	if len(f.Hooks) > 0 && !slices.Contains(f.Hooks, l.Hook()) && !slices.Contains(f.Hooks, wrapped(l.Command)) {
 		return false
 	}
 	if !f.Since.IsZero() && l.Time.Before(f.Since) {
@@ -30,9 +31,10 @@ func (f *Filter) Match(l *Line) bool {
 	return len(f.Outcomes) == 0 || slices.Contains(f.Outcomes, l.Outcome())
 }
 
-// wrapped is the command behind a guard's "--" (SPEC §17), "" if none.
+// wrapped is the command behind a guard's "--" (SPEC §17: `<guard> --event
+// E [--fail-closed] -- COMMAND`), "" if none.
 func wrapped(command string) string {
-	if _, inner, ok := strings.Cut(command, " -- "); ok {
+	if head, inner, ok := strings.Cut(command, " -- "); ok && strings.Contains(head, " --event ") {
 		return inner
 	}
 	return ""

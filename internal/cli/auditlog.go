@@ -25,6 +25,57 @@ func sinceTime(flag string, now time.Time) (time.Time, error) {
 	return t, nil
 }
 
+// hookNames are the names --hook may have in the audit log: the command
+// given, and when it names a configured hook (as accept and revoke take
+// it: as written, as expanded, or the command a protected hook guards),
+// every form of that hook's command. A config that cannot be read leaves
+// the command as given: the log is what one reads when things are broken.
+func hookNames(f *Factory, hook string) []string {
+	if hook == "" {
+		return nil
+	}
+	names := []string{hook}
+	s, err := hooks.Load(f.request())
+	if err != nil {
+		return names
+	}
+	for _, spec := range s.Parsed.Specs {
+		if !spec.Names(hook) {
+			continue
+		}
+		names = append(names, spec.Command, spec.Shown())
+		if spec.Protected() {
+			names = append(names, spec.Inner, spec.InnerShown())
+		}
+	}
+	return names
+}
+
+// hookRenames maps each form a configured shell hook's command may have
+// in the audit log (as written, as expanded; for a protected hook, the
+// wrapped forms the guard and run-event write) to the one stats shows: the
+// command as written, a protected hook's inner one (as list shows it). Keys
+// are event and command. nil when the config cannot be read.
+func hookRenames(f *Factory) map[[2]string]string {
+	s, err := hooks.Load(f.request())
+	if err != nil {
+		return nil
+	}
+	out := map[[2]string]string{}
+	for _, spec := range s.Parsed.Specs {
+		shown := spec.Shown()
+		forms := []string{spec.Command, shown}
+		if spec.Protected() {
+			shown = spec.InnerShown()
+			forms = append(forms, spec.Inner, shown)
+		}
+		for _, c := range forms {
+			out[[2]string{spec.Event, c}] = shown
+		}
+	}
+	return out
+}
+
 // warnSkipped is the one warning about lines log and stats could not read.
 func warnSkipped(ios *iostreams.IOStreams, skipped []audit.Skipped) {
 	if len(skipped) == 0 {

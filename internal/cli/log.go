@@ -95,7 +95,7 @@ func logRun(cmd *cobra.Command, opts *logOptions) error {
 	}
 	ios := opts.f.IO
 	warnUnknownEvent(ios, opts.Event)
-	filter := audit.Filter{Event: opts.Event, Hook: opts.Hook, Since: since, Outcomes: opts.Status}
+	filter := audit.Filter{Event: opts.Event, Hooks: hookNames(opts.f, opts.Hook), Since: since, Outcomes: opts.Status}
 	path := audit.Path(loc.Home)
 	w, cs := ios.Out, ios.Colors()
 	if !opts.JSON {

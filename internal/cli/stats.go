@@ -85,9 +85,15 @@ func statsRun(cmd *cobra.Command, opts *statsOptions) error {
 	path := audit.Path(loc.Home)
 	stats := audit.NewStats()
 	first := time.Time{}
+	renames := hookRenames(opts.f)
 	skipped, err := audit.ReadAll(path, func(l audit.Line) error {
 		if !since.IsZero() && l.Time.Before(since) {
 			return nil
+		}
+		if l.Kind == "shell" {
+			if c, ok := renames[[2]string{l.Event, l.Command}]; ok {
+				l.Command = c // one row per hook, whoever wrote the line
+			}
 		}
 		if first.IsZero() || l.Time.Before(first) {
 			first = l.Time

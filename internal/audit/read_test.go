@@ -203,3 +203,36 @@ func TestFollowAfterTruncation(t *testing.T) {
 		t.Errorf("followed %q, want one then two", got)
 	}
 }
+
+// Following a log that does not exist yet picks it up once it appears,
+// and a rotation then starts the new file from its first line.
+func TestFollowMissingThenRotated(t *testing.T) {
+	home := t.TempDir()
+	path := Path(home)
+	var got []string
+	step := 0
+	_, err := Follow(path, func(l Line) error { got = append(got, l.Command); return nil }, func() error {
+		step++
+		switch step {
+		case 1:
+			return Append(home, rec("first"))
+		case 2:
+			if err := os.Rename(path, RotatedPath(path)); err != nil {
+				return err
+			}
+			return nil // between the rename and the new file
+		case 3:
+			if err := Append(home, rec("second")); err != nil {
+				return err
+			}
+			return Append(home, rec("third"))
+		}
+		return io.EOF
+	})
+	if err != io.EOF {
+		t.Fatal(err)
+	}
+	if strings.Join(got, ",") != "first,second,third" {
+		t.Errorf("followed %q", got)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"github.com/hermes-hooks/hermes/internal/config"
 	"github.com/hermes-hooks/hermes/internal/hooks/cases"
 	"github.com/hermes-hooks/hermes/internal/iostreams"
+	"github.com/hermes-hooks/hermes/internal/lockfile"
 )
 
 // The exit codes of SPEC §10.9.
@@ -116,6 +117,7 @@ func handleError(io *iostreams.IOStreams, err error, path string) (int, string) 
 	var homeMissing *config.HomeMissingError
 	var caseFile *cases.Error
 	var notEdited *configRefusedError
+	var lockErr *lockfile.Error
 	switch {
 	case errors.As(err, &exitErr):
 		return exitErr.Code, ""
@@ -130,7 +132,8 @@ func handleError(io *iostreams.IOStreams, err error, path string) (int, string) 
 		fmt.Fprintf(io.ErrOut, "Run '%s --help' for usage.\n", path)
 		return ExitUsage, msg
 	case errors.As(err, &syntax), errors.As(err, &refused), errors.As(err, &profile), errors.As(err, &missingConfig),
-		errors.As(err, &caseFile), errors.As(err, &notEdited), errors.As(err, &fileErr), errors.As(err, &homeMissing):
+		errors.As(err, &caseFile), errors.As(err, &notEdited), errors.As(err, &fileErr), errors.As(err, &homeMissing),
+		errors.As(err, &lockErr):
 		fmt.Fprintf(io.ErrOut, "%s %s\n", cs.FailureIcon(), escText(err.Error()))
 		return ExitUsage, err.Error()
 	}

@@ -1,0 +1,207 @@
+package lockfile
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Kinds of a Difference.
+const (
+	KindShellHook   = "shell_hook"
+	KindGatewayHook = "gateway_hook"
+	KindGatewayFile = "gateway_file"
+	KindWebhook     = "outbound_webhook"
+)
+
+// Changes of a Difference.
+const (
+	Added   = "added"   // in the home, not in the lock
+	Removed = "removed" // in the lock, not in the home
+	Changed = "changed" // in both, not the same
+)
+
+// Difference is one way the home is not what the lock says.
+type Difference struct {
+	Kind   string `json:"kind"`
+	Change string `json:"change"`
+	// Name is what differs: "event command" for a shell hook, the hook's
+	// name (and file path) for a gateway hook, the redacted URL for a
+	// webhook.
+	Name string `json:"name"`
+	// Detail says how a changed item differs ("" otherwise).
+	Detail string `json:"detail,omitempty"`
+}
+
+func (d Difference) String() string {
+	what := map[string]string{KindShellHook: "shell hook", KindGatewayHook: "gateway hook",
+		KindGatewayFile: "gateway hook file", KindWebhook: "outbound webhook"}[d.Kind]
+	s := fmt.Sprintf("%s %s: %s", what, d.Change, d.Name)
+	switch d.Change {
+	case Added:
+		s += " (not in the lock)"
+	case Removed:
+		s += " (in the lock, not in the home)"
+	}
+	if d.Detail != "" {
+		s += ": " + d.Detail
+	}
+	return s
+}
+
+// Compare lists every difference between the lock (want) and the home's
+// lock now (got), in the lock's order: shell hooks, gateway hooks (and
+// their files), webhooks. Both must be sorted (Parse and Sort do it).
+func Compare(want, got *Lock) []Difference {
+	var out []Difference
+	out = append(out, compareShell(want.ShellHooks, got.ShellHooks)...)
+	out = append(out, compareGateway(want.GatewayHooks, got.GatewayHooks)...)
+	return append(out, compareWebhooks(want.OutboundWebhooks, got.OutboundWebhooks)...)
+}
+
+// ShellName names a shell hook in a difference.
+func ShellName(h ShellHook) string {
+	s := h.Event
+	if h.Matcher != nil {
+		s += fmt.Sprintf(" (matcher %q)", *h.Matcher)
+	}
+	return s + " " + h.Command
+}
+
+func compareShell(want, got []ShellHook) []Difference {
+	var out []Difference
+	used := make([]bool, len(got))
+	for _, w := range want {
+		i := findShell(got, used, w)
+		if i < 0 {
+			out = append(out, Difference{Kind: KindShellHook, Change: Removed, Name: ShellName(w)})
+			continue
+		}
+		used[i] = true
+		if d := ShellDetail(w, got[i]); d != "" {
+			out = append(out, Difference{Kind: KindShellHook, Change: Changed, Name: ShellName(w), Detail: d})
+		}
+	}
+	for i, g := range got {
+		if !used[i] {
+			out = append(out, Difference{Kind: KindShellHook, Change: Added, Name: ShellName(g)})
+		}
+	}
+	return out
+}
+
+func findShell(hs []ShellHook, used []bool, w ShellHook) int {
+	for i, h := range hs {
+		if !used[i] && h.Event == w.Event && h.Command == w.Command && sameString(h.Matcher, w.Matcher) {
+			return i
+		}
+	}
+	return -1
+}
+
+// ShellDetail says how the hook now (got) differs from the lock's entry
+// (want) for the same key, "" when it does not.
+func ShellDetail(want, got ShellHook) string {
+	var parts []string
+	if !sameString(want.Script, got.Script) {
+		parts = append(parts, fmt.Sprintf("script %s in the lock, %s now", orNull(want.Script), orNull(got.Script)))
+	}
+	if !sameString(want.SHA256, got.SHA256) {
+		parts = append(parts, fmt.Sprintf("script sha256 %s in the lock, %s now", orNull(want.SHA256), orNull(got.SHA256)))
+	}
+	return strings.Join(parts, "; ")
+}
+
+func orNull(s *string) string {
+	if s == nil {
+		return "none"
+	}
+	return *s
+}
+
+func compareGateway(want, got []GatewayHook) []Difference {
+	var out []Difference
+	used := make([]bool, len(got))
+	for _, w := range want {
+		i := -1
+		for j, g := range got {
+			if !used[j] && g.Name == w.Name {
+				i = j
+				break
+			}
+		}
+		if i < 0 {
+			out = append(out, Difference{Kind: KindGatewayHook, Change: Removed, Name: w.Name})
+			continue
+		}
+		used[i] = true
+		out = append(out, compareFiles(w.Name, w.Files, got[i].Files)...)
+	}
+	for i, g := range got {
+		if !used[i] {
+			out = append(out, Difference{Kind: KindGatewayHook, Change: Added, Name: g.Name})
+		}
+	}
+	return out
+}
+
+func compareFiles(hook string, want, got []File) []Difference {
+	var out []Difference
+	have := map[string]string{}
+	for _, g := range got {
+		have[g.Path] = g.SHA256
+	}
+	locked := map[string]bool{}
+	for _, w := range want {
+		locked[w.Path] = true
+		sum, ok := have[w.Path]
+		switch {
+		case !ok:
+			out = append(out, Difference{Kind: KindGatewayFile, Change: Removed, Name: hook + "/" + w.Path})
+		case sum != w.SHA256:
+			out = append(out, Difference{Kind: KindGatewayFile, Change: Changed, Name: hook + "/" + w.Path,
+				Detail: fmt.Sprintf("sha256 %s in the lock, %s now", w.SHA256, sum)})
+		}
+	}
+	for _, g := range got {
+		if !locked[g.Path] {
+			out = append(out, Difference{Kind: KindGatewayFile, Change: Added, Name: hook + "/" + g.Path})
+		}
+	}
+	return out
+}
+
+func compareWebhooks(want, got []Webhook) []Difference {
+	var out []Difference
+	used := make([]bool, len(got))
+	for _, w := range want {
+		i := -1
+		for j, g := range got {
+			if !used[j] && g.URL == w.URL {
+				i = j
+				break
+			}
+		}
+		if i < 0 {
+			out = append(out, Difference{Kind: KindWebhook, Change: Removed, Name: w.URL})
+			continue
+		}
+		used[i] = true
+		if a, b := strings.Join(w.Events, ","), strings.Join(got[i].Events, ","); a != b {
+			out = append(out, Difference{Kind: KindWebhook, Change: Changed, Name: w.URL,
+				Detail: fmt.Sprintf("events %s in the lock, %s now", orEmpty(a), orEmpty(b))})
+		}
+	}
+	for i, g := range got {
+		if !used[i] {
+			out = append(out, Difference{Kind: KindWebhook, Change: Added, Name: g.URL})
+		}
+	}
+	return out
+}
+
+func orEmpty(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
+}

@@ -192,7 +192,7 @@ func TestTestRunErrors(t *testing.T) {
 		{[]string{"pre_tol_call"}, 2, `Unknown event: "pre_tol_call" — did you mean "pre_tool_call"?`, true, ""},
 		{[]string{"pre_tool_call", "--payload-file", "/nonexistent/p.json"}, 2, "payload file /nonexistent/p.json cannot be read", true, ""},
 		{[]string{"pre_tool_call", "--payload", "{"}, 2, "payload from --payload is not valid JSON", true, ""},
-		{[]string{"pre_tool_call", "--payload", "[1]"}, 0, "", false, "payload from --payload is a list, not an object: ignored"},
+		{[]string{"pre_tool_call", "--payload", "[1]"}, 2, "payload from --payload is a list, not a JSON object", true, ""},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {

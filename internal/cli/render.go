@@ -162,3 +162,13 @@ type whereJSON struct {
 func where(loc *config.Location) whereJSON {
 	return whereJSON{HermesHome: loc.Home, ConfigPath: nullableString(loc.ConfigPath)}
 }
+
+// printOutcome is the last line of test and run-event: the aggregated
+// outcome.
+func printOutcome(w io.Writer, o *hooks.Outcome) {
+	if o != nil {
+		fmt.Fprintf(w, "\nOutcome: %s\n", esc(fmt.Sprint(o.Object())))
+	} else {
+		fmt.Fprintln(w, "\nOutcome: none (observer event)")
+	}
+}

@@ -27,8 +27,8 @@ const (
 // test, with gateway entries.
 type gatewayTestJSON struct {
 	whereJSON
-	Event       string                  `json:"event"`
-	Payload     *pyjson.Object          `json:"payload"`
+	Event   string         `json:"event"`
+	Payload *pyjson.Object `json:"payload"`
 	// Hooks is the per-hook list, as in run-event; Results the same list
 	// under its old name, kept for one release (docs/json.md).
 	Hooks       []gatewayTestResultJSON `json:"hooks"`

@@ -41,12 +41,12 @@ terminal this needs --yes; --dry-run only says what would go.`,
 
 type pruneJSON struct {
 	whereJSON
-	Removed int               `json:"removed"`
+	Removed int `json:"removed"`
 	// RemovedEntries lists the entries removed (or that would be);
 	// Entries is the same list under its old name, kept for one release.
 	RemovedEntries []prunedEntryJSON `json:"removed_entries"`
 	Entries        []prunedEntryJSON `json:"entries"`
-	DryRun  bool              `json:"dry_run"`
+	DryRun         bool              `json:"dry_run"`
 }
 
 type prunedEntryJSON struct {

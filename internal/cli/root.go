@@ -143,4 +143,3 @@ func newCmdVersion(f *Factory) *cobra.Command {
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON (see docs/json.md)")
 	return cmd
 }
-

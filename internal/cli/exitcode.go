@@ -24,12 +24,36 @@ const (
 // exitCodeTable is printed in `hermes --help` and `hermes hooks --help`.
 const exitCodeTable = `Exit codes:
   0    done
-  1    a check failed (doctor problems, revoke found nothing, hash mismatch)
-       or an operation failed (I/O)
+  1    a check failed (doctor problems, revoke found nothing, hash mismatch,
+       accept --from-lock refused a hook) or an operation failed (I/O)
   2    usage: unknown command or flag, unknown event, bad payload,
-       missing argument, --yes needed
+       missing argument, --yes needed, a HERMES_HOME named that does not
+       exist, a lock file that cannot be used
   3    run-event --exit-code and the outcome is a block
   130  interrupted (Ctrl-C); running hooks were killed`
+
+// ExitCode is one row of the exit-code table.
+type ExitCode struct {
+	Code    int
+	Meaning string
+}
+
+// ExitCodes is the exit-code table of SPEC §10.9 as rows, for the man
+// page (cmd/gen-docs); the help shows exitCodeTable.
+func ExitCodes() []ExitCode {
+	var out []ExitCode
+	for _, line := range strings.Split(exitCodeTable, "\n")[1:] {
+		code, meaning, _ := strings.Cut(strings.TrimSpace(line), " ")
+		meaning = strings.TrimSpace(meaning)
+		var n int
+		if _, err := fmt.Sscanf(code, "%d", &n); err != nil {
+			out[len(out)-1].Meaning += " " + strings.TrimSpace(line) // continued
+			continue
+		}
+		out = append(out, ExitCode{n, meaning})
+	}
+	return out
+}
 
 // UsageError is a mistake in how the command was called (exit 2).
 type UsageError struct{ msg string }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
@@ -70,6 +71,13 @@ func lockRun(cmd *cobra.Command, opts *lockOptions) error {
 	path := opts.Output
 	if path == "" {
 		path = filepath.Join(s.Loc.Home, lockfile.DefaultName)
+		if s.Loc.HomeSource == "" {
+			// ~/.hermes is created on demand (a home named explicitly
+			// exists: Locate checked).
+			if err := os.MkdirAll(s.Loc.Home, 0o700); err != nil {
+				return fmt.Errorf("creating %s for the lock: %w", s.Loc.Home, err)
+			}
+		}
 	}
 	if err := lockfile.Write(path, l); err != nil {
 		return err

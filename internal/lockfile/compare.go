@@ -70,12 +70,19 @@ func ShellName(h ShellHook) string {
 func compareShell(want, got []ShellHook) []Difference {
 	var out []Difference
 	used := make([]bool, len(got))
+	// Indexed by key: a home of thousands of hooks compares in linear time.
+	byKey := map[string][]int{}
+	for i, g := range got {
+		byKey[shellKey(g)] = append(byKey[shellKey(g)], i)
+	}
 	for _, w := range want {
-		i := findShell(got, used, w)
-		if i < 0 {
+		k := shellKey(w)
+		if len(byKey[k]) == 0 {
 			out = append(out, Difference{Kind: KindShellHook, Change: Removed, Name: ShellName(w)})
 			continue
 		}
+		i := byKey[k][0]
+		byKey[k] = byKey[k][1:]
 		used[i] = true
 		if d := ShellDetail(w, got[i]); d != "" {
 			out = append(out, Difference{Kind: KindShellHook, Change: Changed, Name: ShellName(w), Detail: d})
@@ -89,13 +96,14 @@ func compareShell(want, got []ShellHook) []Difference {
 	return out
 }
 
-func findShell(hs []ShellHook, used []bool, w ShellHook) int {
-	for i, h := range hs {
-		if !used[i] && h.Event == w.Event && h.Command == w.Command && sameString(h.Matcher, w.Matcher) {
-			return i
-		}
+// shellKey is the key a hook is locked under: event, matcher (or its
+// absence), command as written.
+func shellKey(h ShellHook) string {
+	m := "\x00"
+	if h.Matcher != nil {
+		m = "=" + *h.Matcher
 	}
-	return -1
+	return h.Event + "\x00" + m + "\x00" + h.Command
 }
 
 // ShellDetail says how the hook now (got) differs from the lock's entry

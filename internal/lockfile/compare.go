@@ -69,31 +69,48 @@ func ShellName(h ShellHook) string {
 
 func compareShell(want, got []ShellHook) []Difference {
 	var out []Difference
-	used := make([]bool, len(got))
-	// Indexed by key: a home of thousands of hooks compares in linear time.
+	added := match(want, got, shellKey, func(w, g ShellHook, found bool) {
+		if !found {
+			out = append(out, Difference{Kind: KindShellHook, Change: Removed, Name: ShellName(w)})
+		} else if d := ShellDetail(w, g); d != "" {
+			out = append(out, Difference{Kind: KindShellHook, Change: Changed, Name: ShellName(w), Detail: d})
+		}
+	})
+	for _, g := range added {
+		out = append(out, Difference{Kind: KindShellHook, Change: Added, Name: ShellName(g)})
+	}
+	return out
+}
+
+// match pairs the items of want and got with the same key (the n-th of a
+// key in want with the n-th in got), calling pair for each item of want in
+// its order (found false when got has none left), and returns the items of
+// got left over, in order. Indexed by key: a home of thousands of hooks
+// compares in linear time.
+func match[T any](want, got []T, key func(T) string, pair func(w, g T, found bool)) (added []T) {
 	byKey := map[string][]int{}
 	for i, g := range got {
-		byKey[shellKey(g)] = append(byKey[shellKey(g)], i)
+		byKey[key(g)] = append(byKey[key(g)], i)
 	}
+	used := make([]bool, len(got))
 	for _, w := range want {
-		k := shellKey(w)
+		k := key(w)
 		if len(byKey[k]) == 0 {
-			out = append(out, Difference{Kind: KindShellHook, Change: Removed, Name: ShellName(w)})
+			var zero T
+			pair(w, zero, false)
 			continue
 		}
 		i := byKey[k][0]
 		byKey[k] = byKey[k][1:]
 		used[i] = true
-		if d := ShellDetail(w, got[i]); d != "" {
-			out = append(out, Difference{Kind: KindShellHook, Change: Changed, Name: ShellName(w), Detail: d})
-		}
+		pair(w, got[i], true)
 	}
 	for i, g := range got {
 		if !used[i] {
-			out = append(out, Difference{Kind: KindShellHook, Change: Added, Name: ShellName(g)})
+			added = append(added, g)
 		}
 	}
-	return out
+	return added
 }
 
 // shellKey is the key a hook is locked under: event, matcher (or its
@@ -128,81 +145,47 @@ func orNull(s *string) string {
 
 func compareGateway(want, got []GatewayHook) []Difference {
 	var out []Difference
-	used := make([]bool, len(got))
-	for _, w := range want {
-		i := -1
-		for j, g := range got {
-			if !used[j] && g.Name == w.Name {
-				i = j
-				break
-			}
-		}
-		if i < 0 {
+	added := match(want, got, func(g GatewayHook) string { return g.Name }, func(w, g GatewayHook, found bool) {
+		if !found {
 			out = append(out, Difference{Kind: KindGatewayHook, Change: Removed, Name: w.Name})
-			continue
+		} else {
+			out = append(out, compareFiles(w.Name, w.Files, g.Files)...)
 		}
-		used[i] = true
-		out = append(out, compareFiles(w.Name, w.Files, got[i].Files)...)
-	}
-	for i, g := range got {
-		if !used[i] {
-			out = append(out, Difference{Kind: KindGatewayHook, Change: Added, Name: g.Name})
-		}
+	})
+	for _, g := range added {
+		out = append(out, Difference{Kind: KindGatewayHook, Change: Added, Name: g.Name})
 	}
 	return out
 }
 
 func compareFiles(hook string, want, got []File) []Difference {
 	var out []Difference
-	have := map[string]string{}
-	for _, g := range got {
-		have[g.Path] = g.SHA256
-	}
-	locked := map[string]bool{}
-	for _, w := range want {
-		locked[w.Path] = true
-		sum, ok := have[w.Path]
-		switch {
-		case !ok:
+	added := match(want, got, func(f File) string { return f.Path }, func(w, g File, found bool) {
+		if !found {
 			out = append(out, Difference{Kind: KindGatewayFile, Change: Removed, Name: hook + "/" + w.Path})
-		case sum != w.SHA256:
+		} else if w.SHA256 != g.SHA256 {
 			out = append(out, Difference{Kind: KindGatewayFile, Change: Changed, Name: hook + "/" + w.Path,
-				Detail: fmt.Sprintf("sha256 %s in the lock, %s now", w.SHA256, sum)})
+				Detail: fmt.Sprintf("sha256 %s in the lock, %s now", w.SHA256, g.SHA256)})
 		}
-	}
-	for _, g := range got {
-		if !locked[g.Path] {
-			out = append(out, Difference{Kind: KindGatewayFile, Change: Added, Name: hook + "/" + g.Path})
-		}
+	})
+	for _, g := range added {
+		out = append(out, Difference{Kind: KindGatewayFile, Change: Added, Name: hook + "/" + g.Path})
 	}
 	return out
 }
 
 func compareWebhooks(want, got []Webhook) []Difference {
 	var out []Difference
-	used := make([]bool, len(got))
-	for _, w := range want {
-		i := -1
-		for j, g := range got {
-			if !used[j] && g.URL == w.URL {
-				i = j
-				break
-			}
-		}
-		if i < 0 {
+	added := match(want, got, func(w Webhook) string { return w.URL }, func(w, g Webhook, found bool) {
+		if !found {
 			out = append(out, Difference{Kind: KindWebhook, Change: Removed, Name: w.URL})
-			continue
-		}
-		used[i] = true
-		if a, b := strings.Join(w.Events, ","), strings.Join(got[i].Events, ","); a != b {
+		} else if a, b := strings.Join(w.Events, ","), strings.Join(g.Events, ","); a != b {
 			out = append(out, Difference{Kind: KindWebhook, Change: Changed, Name: w.URL,
 				Detail: fmt.Sprintf("events %s in the lock, %s now", orEmpty(a), orEmpty(b))})
 		}
-	}
-	for i, g := range got {
-		if !used[i] {
-			out = append(out, Difference{Kind: KindWebhook, Change: Added, Name: g.URL})
-		}
+	})
+	for _, g := range added {
+		out = append(out, Difference{Kind: KindWebhook, Change: Added, Name: g.URL})
 	}
 	return out
 }

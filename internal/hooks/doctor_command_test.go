@@ -1,8 +1,13 @@
 package hooks
 
 import (
+	"os"
 	"strings"
 	"testing"
+
+	"github.com/hermes-hooks/hermes/internal/allowlist"
+	"github.com/hermes-hooks/hermes/internal/safepath"
+	"github.com/hermes-hooks/hermes/internal/shell"
 )
 
 func TestShellOperators(t *testing.T) {
@@ -33,5 +38,45 @@ func TestIsInterpreter(t *testing.T) {
 		if got := isInterpreter(prog); got != want {
 			t.Errorf("isInterpreter(%q) = %v, want %v", prog, got, want)
 		}
+	}
+}
+
+// The executable check is about what runs: the script, an interpreter's
+// script, or the program when neither (SPEC §20).
+func TestExecutableChecks(t *testing.T) {
+	dir := t.TempDir()
+	notes := dir + "/NOTES.md"
+	if err := os.WriteFile(notes, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		command string
+		want    []string // "status: message fragment"
+	}{
+		{"cat NOTES.md", []string{"ok: program cat ("}},
+		{"cat " + notes, []string{"ok: program cat (", "info: " + notes + " is an argument of cat, not a script it runs"}},
+		{"cat " + dir + "/missing.md", []string{"ok: program cat (", "warn: " + dir + "/missing.md is run by cat as an argument, and cannot be read"}},
+		{"sh " + notes, []string{"ok: script " + notes + " exists and can run"}},
+		{"/usr/bin/env python3 " + dir + "/x.py", []string{"fail: script missing or not executable"}},
+		{"no-such-program-hermes " + notes, []string{"fail: program \"no-such-program-hermes\" is not found on PATH", "info: "}},
+		{"no-such-program-hermes", []string{"fail: program \"no-such-program-hermes\" is not found on PATH"}},
+	} {
+		t.Run(tt.command, func(t *testing.T) {
+			var s Setup
+			h := s.inspect(Spec{Event: "on_session_start", Command: tt.command}, nil,
+				probes{allowlist.FingerprintNow, safepath.New(os.Getuid()), shell.CheckExecutable})
+			checks := executableChecks(h)
+			if len(checks) != len(tt.want) {
+				t.Fatalf("checks = %+v, want %d", checks, len(tt.want))
+			}
+			for i, c := range checks {
+				if got := c.Status + ": " + c.Message; !strings.HasPrefix(got, tt.want[i]) {
+					t.Errorf("check %d = %q, want it to start with %q", i, got, tt.want[i])
+				}
+				if strings.Contains(c.Message, "script /") && strings.Contains(tt.command, "cat") {
+					t.Errorf("cat's argument called a script: %q", c.Message)
+				}
+			}
+		})
 	}
 }

@@ -166,3 +166,28 @@ func TestWriteReadAndHashDir(t *testing.T) {
 		t.Errorf("Read of a missing file = %v", err)
 	}
 }
+
+// FuzzParse: whatever Parse accepts renders and reads back to the same
+// bytes, and equals itself (a lock never differs from itself).
+func FuzzParse(f *testing.F) {
+	f.Add(Marshal(sample()))
+	f.Add([]byte(`{"version": 1, "shell_hooks": [{"event": "e", "matcher": null, "command": "c", "script": null, "sha256": null}], "gateway_hooks": [], "outbound_webhooks": []}`))
+	f.Add([]byte(`{"version": 1}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		l, err := Parse("f", data)
+		if err != nil {
+			return
+		}
+		once := Marshal(l)
+		back, err := Parse("f", once)
+		if err != nil {
+			t.Fatalf("a rendered lock does not parse: %v\n%s", err, once)
+		}
+		if again := Marshal(back); !bytes.Equal(again, once) {
+			t.Fatalf("render, parse, render differs:\n%s\n%s", once, again)
+		}
+		if d := Compare(l, back); len(d) != 0 {
+			t.Fatalf("a lock differs from itself: %v", d)
+		}
+	})
+}

@@ -355,8 +355,11 @@ func dryRun(ios *iostreams.IOStreams, e *hooks.Engine, event, tool string, wire 
 		fmt.Fprintf(w, "\nWould fire %d hook(s) for event '%s' (dry run: nothing runs):\n", len(hs), esc(event))
 		for _, h := range hs {
 			state := cs.SuccessIcon() + " allowed"
-			if !h.Approved {
+			switch why := wouldSkip(h); {
+			case !h.Approved:
 				state = cs.FailureIcon() + " not allowlisted"
+			case why != "":
+				state = cs.WarningIcon() + " " + esc(why)
 			}
 			fmt.Fprintf(w, "  %s  %s  (timeout %ds)\n", state, esc(h.Shown()), h.Timeout)
 		}

@@ -48,12 +48,16 @@ func acceptFromLock(cmd *cobra.Command, opts *acceptOptions, s *hooks.Setup, lis
 	var chosen, already []hooks.ShellHook
 	var want []string
 	var refused []refusedHookJSON
+	found := 0 // configured hooks the lock names
 	for _, h := range s.ShellHooks(list) {
 		if opts.Event != "" && h.Event != opts.Event {
 			continue
 		}
 		cur := s.LockEntry(h)
 		locked, ok := lock.FindShell(cur.Event, cur.Matcher, cur.Command)
+		if ok {
+			found++
+		}
 		reason := ""
 		switch {
 		case !ok:
@@ -74,6 +78,12 @@ func acceptFromLock(cmd *cobra.Command, opts *acceptOptions, s *hooks.Setup, lis
 		}
 		chosen = append(chosen, h)
 		want = append(want, *locked.SHA256)
+	}
+	if n := len(lock.ShellHooks) - found; opts.Event == "" && n > 0 {
+		// Hooks the lock names but the config does not: nothing to
+		// approve, and doctor --lock fails on them.
+		fmt.Fprintf(ios.ErrOut, "%s %d hook(s) of the lock are not configured: nothing to approve for them ('hermes hooks doctor --lock %s' lists them)\n",
+			ios.ErrColors().InfoIcon(), n, opts.FromLock)
 	}
 	var entries []allowlist.Entry
 	if len(chosen) > 0 {

@@ -155,6 +155,8 @@ type shellResultJSON struct {
 	// Warnings are what evaluating the answer found worth saying (exited
 	// 1, stdout not valid JSON…), as the human output shows them.
 	Warnings []string `json:"warnings"`
+	// GuardRefusal: the protected hook's guard refused to run it.
+	GuardRefusal *string `json:"guard_refusal,omitempty"`
 }
 
 // outputJSON is what a hook printed, as captured (up to 1 MiB a stream),
@@ -259,7 +261,7 @@ func shellResultToJSON(r hooks.ShellRun) shellResultJSON {
 	return shellResultJSON{Kind: "shell", commandJSON: commandOf(r.Hook.Spec), Approved: r.Hook.Approved,
 		ExitCode: res.ExitCode, TimedOut: res.TimedOut, Error: nullableString(res.Err),
 		ElapsedSeconds: res.ElapsedSeconds(), RunEventWouldSkip: nullableString(wouldSkip(r.Hook)), outputJSON: outputJSON{res.Stdout, res.Stderr, res.StdoutTruncated, res.StderrTruncated},
-		Parsed: r.Eval.Answer, Warnings: nonNil(r.Eval.Warnings)}
+		Parsed: r.Eval.Answer, Warnings: nonNil(r.Eval.Warnings), GuardRefusal: nullableString(r.GuardRefusal)}
 }
 
 // renderRun prints one hook's run the way the agent's `hooks test` does.
@@ -276,8 +278,11 @@ func renderRun(w io.Writer, cs iostreams.Palette, r hooks.ShellRun, showApproval
 			state = cs.WarningIcon() + " " + esc(why) + " — run because test was asked to  "
 		}
 	}
-	fmt.Fprintf(w, "\n  %s%s\n", state, cs.Bold(esc(h.Shown())))
+	fmt.Fprintf(w, "\n  %s%s%s\n", state, cs.Bold(esc(shownCommand(h.Spec))), protectedMark(h.Spec))
 	res := r.Result
+	if r.GuardRefusal != "" {
+		fmt.Fprintf(w, "    %s refused by the guard: %s\n", cs.FailureIcon(), esc(r.GuardRefusal))
+	}
 	exit := "none"
 	if res.ExitCode != nil {
 		exit = fmt.Sprint(*res.ExitCode)

@@ -5,9 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hermes-hooks/hermes/internal/allowlist"
-	"github.com/hermes-hooks/hermes/internal/safepath"
-	"github.com/hermes-hooks/hermes/internal/shell"
+	"github.com/hermes-hooks/hermes/internal/config"
+	"github.com/hermes-hooks/hermes/internal/trust"
 )
 
 func TestShellOperators(t *testing.T) {
@@ -62,9 +61,8 @@ func TestExecutableChecks(t *testing.T) {
 		{"no-such-program-hermes", []string{"fail: program \"no-such-program-hermes\" is not found on PATH"}},
 	} {
 		t.Run(tt.command, func(t *testing.T) {
-			var s Setup
-			h := s.inspect(Spec{Event: "on_session_start", Command: tt.command}, nil,
-				probes{allowlist.FingerprintNow, safepath.New(os.Getuid()), shell.CheckExecutable})
+			s := Setup{Config: &config.File{Settings: config.DefaultSettings()}}
+			h := s.inspect(Spec{Event: "on_session_start", Command: tt.command}, nil, trust.Now())
 			checks := executableChecks(h)
 			if len(checks) != len(tt.want) {
 				t.Fatalf("checks = %+v, want %d", checks, len(tt.want))

@@ -24,7 +24,7 @@ func (s *Setup) LockEntry(h ShellHook) lockfile.ShellHook {
 		script := s.relToHome(h.Script)
 		e.Script = &script
 	}
-	if h.hasScriptFile() {
+	if h.HasScriptFile() {
 		if fp := s.Fingerprints.Of(h.Script); fp.Err == nil {
 			sum := fp.SHA256
 			e.SHA256 = &sum

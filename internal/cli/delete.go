@@ -62,8 +62,11 @@ out of the config.)`,
 
 type deleteJSON struct {
 	editJSON
-	Removed []eventCommandJSON `json:"removed"`
-	Revoked int                `json:"revoked"`
+	// Removed counts the hooks removed, RemovedEntries lists them: a
+	// count is a number and a list a list, everywhere (SPEC §20).
+	Removed        int                `json:"removed"`
+	RemovedEntries []eventCommandJSON `json:"removed_entries"`
+	Revoked        int                `json:"revoked"`
 }
 
 type eventCommandJSON struct {
@@ -155,14 +158,14 @@ func deleteRun(cmd *cobra.Command, opts *deleteOptions) error {
 			// A re-run after a killed delete --revoke: the config was done,
 			// the approvals were not.
 			if opts.JSON {
-				return writeJSON(ios.Out, deleteJSON{editJSON{where(s.Loc), false, ""}, []eventCommandJSON{}, revoked})
+				return writeJSON(ios.Out, deleteJSON{editJSON: editJSON{where(s.Loc), false, ""}, RemovedEntries: []eventCommandJSON{}, Revoked: revoked})
 			}
 			fmt.Fprintf(ios.Out, "%s No shell hook with command %s%s in %s; removed %d allowlist entry/entries left for it. Allowlist: %s\n",
 				ios.Colors().SuccessIcon(), esc(opts.Command), esc(scope), esc(configName(s)), revoked, esc(s.Store.Path))
 			return nil
 		}
 		if opts.JSON {
-			if err := writeJSON(ios.Out, deleteJSON{editJSON{where(s.Loc), false, ""}, []eventCommandJSON{}, 0}); err != nil {
+			if err := writeJSON(ios.Out, deleteJSON{editJSON: editJSON{where(s.Loc), false, ""}, RemovedEntries: []eventCommandJSON{}}); err != nil {
 				return err
 			}
 		}
@@ -192,10 +195,11 @@ func deleteRun(cmd *cobra.Command, opts *deleteOptions) error {
 		}
 	}
 	if opts.JSON {
-		out := deleteJSON{editJSON{where(s.Loc), res.Changed, res.Diff}, []eventCommandJSON{}, revoked}
+		out := deleteJSON{editJSON: editJSON{where(s.Loc), res.Changed, res.Diff}, RemovedEntries: []eventCommandJSON{}, Revoked: revoked}
 		for _, r := range removed {
-			out.Removed = append(out.Removed, eventCommandJSON{r.Event, r.Command})
+			out.RemovedEntries = append(out.RemovedEntries, eventCommandJSON{r.Event, r.Command})
 		}
+		out.Removed = len(out.RemovedEntries)
 		return writeJSON(ios.Out, out)
 	}
 	reportEdit(opts.f, s, res, fmt.Sprintf("removed %d hook(s) from %s", len(removed), res.Path))

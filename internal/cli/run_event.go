@@ -260,6 +260,16 @@ func consentFor(f *Factory, cmd *cobra.Command, e *hooks.Engine, localFlag bool)
 	auto := e.Config.Settings.AutoAccept
 	ios := f.IO
 	return func(h hooks.ShellHook) (hooks.Grant, error) {
+		if h.Unapprovable != "" {
+			// Not offered, by no flag either (SPEC §13.2 rule 1).
+			reason := "not approved"
+			if h.Approved {
+				reason = blockWords(h.SkipReason())
+			}
+			fmt.Fprintf(ios.ErrOut, "%s skipped %s hook %q: %s: %s; not offered for approval\n",
+				ios.ErrColors().WarningIcon(), esc(h.Event), h.Shown(), esc(reason), esc(h.Unapprovable))
+			return hooks.Grant{}, nil
+		}
 		via := ""
 		switch {
 		case flag:

@@ -168,11 +168,20 @@ func (e *Engine) admit(spec Spec, list *allowlist.List, opts DispatchOptions, d 
 	case h.Trusted():
 		return h, "", nil
 	}
+	// A script that is there but cannot be hashed cannot be approved (SPEC
+	// §13.2 rule 1): any approval of it would record no sha256. Consent is
+	// told, so that it offers nothing and says why.
+	if h.HasScriptFile() {
+		h.Unapprovable = trust.Unhashable(allowlist.FingerprintNow(h.Script))
+	}
 	g, err := opts.Consent(h)
 	if err != nil {
 		return h, "", err
 	}
-	if !g.OK {
+	if !g.OK || h.Unapprovable != "" {
+		if h.Unapprovable != "" && !h.Approved {
+			return h, h.Unapprovable, nil
+		}
 		return h, h.SkipReason(), nil
 	}
 	entries, warnings, err := e.ApprovePinned([]ShellHook{h}, g.Via, e.Now(), g.SHA256)

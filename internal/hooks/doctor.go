@@ -167,8 +167,10 @@ func (e *Engine) staticChecks(h ShellHook) HookReport {
 	if h.Refusal != "" {
 		r.add("executable", CheckFail, "%s", h.Refusal)
 	}
-	if h.HasScriptFile() && h.ExecErr == nil {
-		r.Checks = append(r.Checks, e.permissionCheck(h.Script))
+	if h.Present {
+		// Readable or not, executable or not: whoever else can change it
+		// decides what runs (SPEC §13.2 rule 2).
+		r.Checks = append(r.Checks, e.permissionCheck(h))
 	}
 	return r
 }
@@ -222,13 +224,20 @@ func quote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + 
 // the script or a folder above it owned by another user, or writable by
 // others or by a shared group. With hooks_strict_modes: false the finding is
 // only information.
-func (e *Engine) permissionCheck(script string) Check {
-	err := e.safePaths().Check(script)
+func (e *Engine) permissionCheck(h ShellHook) Check {
+	// The verdict's own finding when the rule is on, so that doctor says
+	// what run-event does; asked here only to inform when it is off.
+	err := h.Unsafe
+	if err == nil && !(e.Config.Settings.StrictModes && e.Config.Settings.PinScripts) {
+		err = e.safePaths().Check(h.Script)
+	}
 	switch {
 	case err == nil:
 		return Check{"permissions", CheckOK, "only you (or root) can change the script and every folder above it"}
 	case !e.Config.Settings.StrictModes:
 		return Check{"permissions", CheckInfo, fmt.Sprintf("%v: someone else could change this script (hooks_strict_modes is false, so it still fires)", err)}
+	case !e.Config.Settings.PinScripts:
+		return Check{"permissions", CheckInfo, fmt.Sprintf("%v: someone else could change this script (hooks_pin_scripts is false, so it still fires)", err)}
 	}
 	return Check{"permissions", CheckFail, fmt.Sprintf("%v: someone else could change an approved script, so run-event will not run it; fix the owner or mode (chmod go-w), or set hooks_strict_modes: false", err)}
 }

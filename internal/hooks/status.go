@@ -18,6 +18,10 @@ import (
 type ShellHook struct {
 	Spec
 	trust.Verdict
+	// Unapprovable, when not "", is why no approval of the hook may be
+	// recorded now (trust.Unhashable); set by run-event before it asks
+	// consent.
+	Unapprovable string
 }
 
 // Trusted reports whether run-event would fire the hook off a terminal

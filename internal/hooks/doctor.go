@@ -360,6 +360,11 @@ func (e *Engine) gatewayChecks(ctx context.Context, g gateway.Hook, python strin
 		r.add("hook_yaml", CheckInfo, "%s: disabled (enabled: false): not loaded", manifest)
 		return r
 	}
+	if g.Unsafe != nil {
+		// Nothing of it is run, not even to check its handler.
+		r.add("permissions", CheckFail, "%v: another user could change this gateway hook; the agent would load it and run it as you (hermes does not); fix the owner or mode (chmod go-w), or remove it", g.Unsafe)
+		return r
+	}
 	// Discovery files a missing handler among the folder's problems; it is
 	// the handler check's business here.
 	var yamlProblems, handlerProblems []string

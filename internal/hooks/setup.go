@@ -90,6 +90,9 @@ func (s *Setup) GatewayDir() string { return filepath.Join(s.Loc.Home, "hooks") 
 func (s *Setup) GatewayHooks() []gateway.Hook {
 	if !s.gwDone {
 		s.gateway = gateway.Discover(s.GatewayDir(), GatewayEventNames())
+		if s.Config.Settings.StrictModes {
+			gateway.CheckOwnership(s.gateway, s.safePaths())
+		}
 		s.gwDone = true
 	}
 	return s.gateway

@@ -11,6 +11,7 @@ import (
 	"github.com/hermes-hooks/hermes/internal/allowlist"
 	"github.com/hermes-hooks/hermes/internal/hooks/outbound"
 	"github.com/hermes-hooks/hermes/internal/pyjson"
+	"github.com/hermes-hooks/hermes/internal/pyre"
 	"github.com/hermes-hooks/hermes/internal/shell"
 	"github.com/hermes-hooks/hermes/internal/trust"
 )
@@ -86,23 +87,37 @@ func (e *Engine) DispatchShellWith(ctx context.Context, event string, fields *py
 	}
 	d.Warnings = append(d.Warnings, warnings...)
 	toolName := ToolName(fields)
-	matches := func(m *Matcher) bool {
-		ok, err := m.MatchErr(toolName)
+	// The matchers of a firing share one budget; time spent running hooks
+	// does not count against it.
+	budget := matcherBudget
+	matches := func(m *Matcher) (ok, timedOut bool) {
+		start := time.Now()
+		ok, err := m.MatchBy(toolName, start.Add(budget))
+		budget -= time.Since(start)
 		if err != nil {
 			d.Warnings = append(d.Warnings, err.Error())
 		}
-		return ok
+		return ok, errors.Is(err, pyre.ErrTimeout)
 	}
 	var answers []*Answer
 	for _, spec := range e.Parsed.ForEvent(event) {
 		run := ShellRun{Hook: ShellHook{Spec: spec}}
 		trustSkip := false // skipped by the trust decision, not by choice
+		matched, matchTimedOut := true, false
+		if ev.Tool && !opts.SafeMode && !opts.Selection.Excludes(run.Hook) {
+			matched, matchTimedOut = matches(spec.Matcher)
+		}
 		switch {
 		case opts.SafeMode:
 			run.SkipReason = SkipSafeMode
 		case opts.Selection.Excludes(run.Hook):
 			run.SkipReason = opts.Selection.SkipReason(run.Hook)
-		case ev.Tool && !matches(spec.Matcher):
+		case matchTimedOut && spec.FailClosed && ev.Blocking:
+			// A matcher that could not decide opens no fail-closed guard
+			// (SPEC §13.2 rule 5): it blocks, as a guard that failed.
+			run.SkipReason = SkipMatcherTimeout
+			trustSkip = true
+		case !matched:
 			run.SkipReason = SkipMatcher
 		default:
 			if err := ctx.Err(); err != nil {

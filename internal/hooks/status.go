@@ -30,11 +30,14 @@ func (h *ShellHook) Trusted() bool { return h.Allowed() }
 
 // Why a hook did not fire in run-event (SPEC §10.4, §13).
 const (
-	SkipMatcher     = "matcher"
-	SkipNotApproved = trust.SkipNotApproved
-	SkipModified    = trust.SkipModified
-	SkipUnreadable  = trust.SkipUnreadable
-	SkipSafeMode    = "safe mode"
+	SkipMatcher = "matcher"
+	// SkipMatcherTimeout: the matcher of a fail-closed hook of a blocking
+	// event could not decide in time; the hook blocks.
+	SkipMatcherTimeout = "matcher timed out"
+	SkipNotApproved    = trust.SkipNotApproved
+	SkipModified       = trust.SkipModified
+	SkipUnreadable     = trust.SkipUnreadable
+	SkipSafeMode       = "safe mode"
 )
 
 // SkipReason is why run-event would not fire the hook without consent, ""

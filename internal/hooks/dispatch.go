@@ -130,6 +130,11 @@ func (e *Engine) DispatchShellWith(ctx context.Context, event string, fields *py
 			run.Hook, run.SkipReason = h, why
 			trustSkip = why != "" && why != SkipNotApproved
 		}
+		if opts.Policy && run.Hook.Script == "" && run.Hook.ParseErr == nil {
+			// Not judged (the matcher or the selection left it out): the
+			// policy report still says whether it is approved and trusted.
+			run.Hook = e.Inspect(spec, list)
+		}
 		if run.SkipReason != "" {
 			if a := failClosedOnSkip(ev, run, trustSkip); a != nil {
 				run.Eval.Answer = a
@@ -165,9 +170,9 @@ func (e *Engine) DispatchShellWith(ctx context.Context, event string, fields *py
 
 // admit decides whether the hook of spec runs now. It returns the hook as
 // seen at this moment and "" when it may run, else why not. A command that
-// cannot run as written is refused, always. A policy test runs every other
-// hook: approval, and so who else could change an approved script, is not
-// its question. Otherwise a script others can change is refused; an
+// cannot run as written is refused, always, and so is a script others can
+// change. A policy test runs every other hook: approval is not its
+// question. Otherwise an
 // untrusted hook is put to consent, and an approval given is recorded
 // pinned to the content that was shown or, when nothing was shown, to the
 // content there now, then checked again.
@@ -176,10 +181,12 @@ func (e *Engine) admit(spec Spec, list *allowlist.List, opts DispatchOptions, d 
 	switch {
 	case h.Refusal != "":
 		return h, h.Refusal, nil
+	case h.Unsafe != nil:
+		// A policy test too: whoever else can change the script decides
+		// what it runs (SPEC §13.2 rule 6).
+		return h, trust.UnsafePrefix + h.Unsafe.Error(), nil
 	case opts.Policy:
 		return h, "", nil
-	case h.Unsafe != nil:
-		return h, trust.UnsafePrefix + h.Unsafe.Error(), nil
 	case h.Trusted():
 		return h, "", nil
 	}

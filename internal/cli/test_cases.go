@@ -36,7 +36,7 @@ type caseJSON struct {
 	// Hooks are the event's hooks as run-event --json lists them, with
 	// whether each is approved and trusted.
 	Hooks          []caseHookJSON `json:"hooks"`
-	ElapsedSeconds float64          `json:"elapsed_seconds"`
+	ElapsedSeconds float64        `json:"elapsed_seconds"`
 }
 
 // testCasesRun is test --cases: every case of the file fired through the

@@ -392,6 +392,9 @@ func confirmApproval(f *Factory, s *hooks.Setup, hs []hooks.ShellHook) (bool, []
 		for i, h := range hs {
 			shown[i] = s.Show(h)
 			fmt.Fprintf(w, "  %s  %s  (script: %s)\n", esc(h.Event), esc(h.Shown()), esc(orNone(h.Script)))
+			if runs := s.RunsAs(h.Spec); runs != "" {
+				fmt.Fprintf(w, "      runs as: %s\n", esc(runs))
+			}
 			fmt.Fprint(w, renderShown(f, shown[i], "      "))
 		}
 		ok, err := f.Prompter.Confirm(fmt.Sprintf("Approve %d hook(s)? Commands run with your full user credentials.", len(hs)), "", false)
@@ -431,7 +434,11 @@ func showScripts(ios *iostreams.IOStreams, s *hooks.Setup, hs []hooks.ShellHook)
 	w := ios.Out
 	printLocation(w, s.Loc)
 	for _, h := range hs {
-		fmt.Fprintf(w, "\n%s  %s\n  script: %s\n", esc(h.Event), esc(h.Shown()), esc(orNone(h.Script)))
+		fmt.Fprintf(w, "\n%s  %s\n", esc(h.Event), esc(h.Shown()))
+		if runs := s.RunsAs(h.Spec); runs != "" {
+			fmt.Fprintf(w, "  runs as: %s\n", esc(runs))
+		}
+		fmt.Fprintf(w, "  script: %s\n", esc(orNone(h.Script)))
 		sh := s.Show(h)
 		if sh.Fingerprint.Err != nil {
 			fmt.Fprintf(w, "  (the script cannot be read: %s)\n", esc(sh.Fingerprint.Err.Error()))

@@ -7,6 +7,8 @@ import (
 	"sync"
 
 	"github.com/hermes-hooks/hermes/internal/allowlist"
+	"github.com/hermes-hooks/hermes/internal/config"
+	"github.com/hermes-hooks/hermes/internal/pystr"
 	"github.com/hermes-hooks/hermes/internal/safepath"
 	"github.com/hermes-hooks/hermes/internal/shell"
 	"github.com/hermes-hooks/hermes/internal/trust"
@@ -146,3 +148,26 @@ func (s *Setup) InspectAll(specs []Spec, list *allowlist.List) []ShellHook {
 // parallelInspectMin is how many hooks each goroutine of ShellHooks gets
 // at least.
 const parallelInspectMin = 64
+
+// RunsAs is the command as it runs, for a hook whose command as written
+// holds ${VAR}s ("" when it has none): expanded as the config was, with
+// each secret-named variable (SPEC §13 rule 11) shown as ***. Prompts show
+// it beside the written form, so what is approved is what was seen (SPEC
+// §13.2 rule 7).
+func (s *Setup) RunsAs(spec Spec) string {
+	if spec.Written == "" {
+		return ""
+	}
+	env := s.Env
+	if env == nil {
+		env = config.MapEnv(nil)
+	}
+	masked := func(name string) (string, bool) {
+		v, ok := env(name)
+		if ok && v != "" && config.IsSecretName(name) {
+			return "***", true
+		}
+		return v, ok
+	}
+	return pystr.Strip(config.ExpandEnv(spec.Written, masked))
+}

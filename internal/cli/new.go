@@ -105,7 +105,11 @@ func hookCommand(home, file string) string {
 	switch {
 	case shell.Quote(home) == home:
 		return cmd
-	case !strings.ContainsAny(home, "\"\\$`"):
+	case !strings.ContainsAny(home, "\"\\"):
+		// The agent's tokenizer (shlex) gives "$" and "`" no meaning in
+		// double quotes; and a "${...}" in the home's name stays as it is,
+		// where the path written out would be expanded by the config
+		// (SPEC §13.2 rule 8).
 		return `"` + cmd + `"`
 	}
 	// A home whose name would need escaping inside double quotes: name the

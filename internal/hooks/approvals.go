@@ -3,10 +3,12 @@ package hooks
 import (
 	"fmt"
 	"regexp"
+	"sort"
 	"strings"
 	"sync"
 
 	"github.com/hermes-hooks/hermes/internal/allowlist"
+	"github.com/hermes-hooks/hermes/internal/config"
 )
 
 // Approval is one allowlist entry as `approvals` reports it (SPEC §13.1).
@@ -44,7 +46,17 @@ type namer struct {
 	// does not know.
 	variable []secretPattern
 	unknown  map[string]bool
+	// secrets are the values of secret-named variables of the environment
+	// (longest first), shown as ${NAME} in entries no hook names any more
+	// (SPEC §13.2 rule 10).
+	secrets []secretValue
 }
+
+type secretValue struct{ name, value string }
+
+// minSecretLen is the shortest value hidden as ${NAME}: a shorter one ("1",
+// "on") would garble every command it happens to occur in.
+const minSecretLen = 4
 
 type secretPattern struct {
 	event, written string
@@ -64,7 +76,23 @@ func (s *Setup) namer() *namer {
 	for _, ev := range s.Parsed.UnknownEvents {
 		n.unknown[ev] = true
 	}
+	for _, kv := range s.Environ {
+		name, value, ok := strings.Cut(kv, "=")
+		if ok && len(value) >= minSecretLen && config.IsSecretName(name) {
+			n.secrets = append(n.secrets, secretValue{name, value})
+		}
+	}
+	sort.SliceStable(n.secrets, func(i, j int) bool { return len(n.secrets[i].value) > len(n.secrets[j].value) })
 	return n
+}
+
+// masked is command with every secret value of the environment shown as
+// ${NAME}.
+func (n *namer) masked(command string) string {
+	for _, sv := range n.secrets {
+		command = strings.ReplaceAll(command, sv.value, "${"+sv.name+"}")
+	}
+	return command
 }
 
 // inUse reports whether e approves a configured hook, judged without the
@@ -94,7 +122,7 @@ func (n *namer) shown(e allowlist.Entry) string {
 			return p.written
 		}
 	}
-	return e.Command
+	return n.masked(e.Command)
 }
 
 // writtenPattern matches what a command as written can expand to.

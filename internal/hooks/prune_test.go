@@ -106,3 +106,14 @@ func TestPruneShownRemovesOnlyWhatWasShown(t *testing.T) {
 		t.Fatalf("removed a configured hook's approval: %q %v", commands(gone), err)
 	}
 }
+
+// SPEC §13.2 rule 10: a secret value of the environment in an entry no
+// hook names any more is shown as ${NAME}; short values are left alone.
+func TestStaleEntryShowsSecretsAsNames(t *testing.T) {
+	s := pruneSetup(t, "hooks:\n  on_session_start:\n    - command: /bin/true\n", nil)
+	s.Environ = []string{"API_TOKEN=s3cr3t-value", "MY_KEY=on", "PATH=s3cr3t-value-not-secret-name"}
+	got := s.ShownEntries([]allowlist.Entry{{Event: "on_session_start", Command: "/h.sh --t s3cr3t-value --x on"}})
+	if got[0] != "/h.sh --t ${API_TOKEN} --x on" {
+		t.Fatalf("shown %q", got[0])
+	}
+}

@@ -20,7 +20,11 @@ type Setup struct {
 	Parsed    *Parsed
 	Store     *allowlist.Store
 	Env       config.Env
-	UserHome  string
+	// Environ is the environment as NAME=value lines, when the caller
+	// gives it: secret values in it are hidden in reports (SPEC §13.2
+	// rule 10).
+	Environ  []string
+	UserHome string
 	// Fingerprints hashes each script once per invocation.
 	Fingerprints *allowlist.Fingerprinter
 

@@ -11,7 +11,6 @@ import (
 	"testing"
 )
 
-
 // nobodyHome makes a home of the user nobody holding config.yaml and
 // scripts, and returns it with a runner of hermes as nobody there (skipped
 // when that is impossible: see asNobody).

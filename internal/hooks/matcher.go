@@ -65,6 +65,22 @@ const MatcherBudget = time.Second
 // matcherBudget is MatcherBudget, replaced by tests.
 var matcherBudget = MatcherBudget
 
+// MatchBudget is what is left of one firing's MatcherBudget: every matcher
+// of the firing is asked through it.
+type MatchBudget struct{ left time.Duration }
+
+// NewMatchBudget starts a firing's budget.
+func NewMatchBudget() *MatchBudget { return &MatchBudget{left: matcherBudget} }
+
+// Match is m.MatchBy within what is left, which the match then uses up.
+// An error wrapping pyre.ErrTimeout means the matcher could not decide.
+func (b *MatchBudget) Match(m *Matcher, toolName string) (bool, error) {
+	start := time.Now()
+	ok, err := m.MatchBy(toolName, start.Add(b.left))
+	b.left -= time.Since(start)
+	return ok, err
+}
+
 // Literal reports whether the matcher fell back to exact equality.
 func (m *Matcher) Literal() bool { return m != nil && m.re == nil }
 

@@ -77,6 +77,9 @@ func (e *Engine) RunShell(ctx context.Context, h ShellHook, wire *pyjson.Object)
 	case h.Refusal != "":
 		// Never run: the file run would not be the file hashed (§13.1).
 		run.Result = shell.Result{Err: h.Refusal}
+	case h.Unsafe != nil:
+		// Nor a script someone else can change, whoever asks (§13.2).
+		run.Result = shell.Result{Err: h.Reason()}
 	default:
 		tool, _ := wire.Get(wireToolNameKey)
 		toolName, _ := tool.(string)

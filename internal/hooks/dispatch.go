@@ -275,6 +275,9 @@ func (e *Engine) audit(d *Dispatch, run ShellRun, after string) {
 	rec := audit.Record{Time: e.Now(), Event: d.Event, Kind: "shell", Command: run.Hook.Shown(),
 		SHA256: run.Hook.Fingerprint.SHA256, SHA256After: after, Interrupted: run.Interrupted,
 		Result: run.Result, Answer: run.Eval.Answer, Via: audit.ViaRunEvent}
+	if run.GuardRefusal != "" {
+		rec.Status, rec.Refusal = audit.StatusRefused, run.GuardRefusal
+	}
 	if err := audit.Append(e.Loc.Home, rec); err != nil {
 		d.Warnings = append(d.Warnings, err.Error())
 	}

@@ -2,6 +2,7 @@ package hooks
 
 import (
 	"errors"
+	"github.com/hermes-hooks/hermes/internal/guard"
 	"os"
 	"runtime"
 	"sync"
@@ -67,7 +68,24 @@ func (s *Setup) TrustSettings() trust.Settings {
 }
 
 func (s *Setup) inspect(spec Spec, list *allowlist.List, look trust.Probes) ShellHook {
-	v := trust.DecideWith(list, trust.Hook{Event: spec.Event, Command: spec.Command, Home: s.UserHome}, s.TrustSettings(), look)
+	return s.inspectWith(spec, list, look, s.TrustSettings())
+}
+
+// InspectAsGuard is the decision the guard would make on the hook's script
+// now (pinned, strict), whatever the config's switches: whether protecting
+// it keeps it running.
+func (s *Setup) InspectAsGuard(spec Spec, list *allowlist.List) ShellHook {
+	return s.inspectWith(spec, list, trust.Now(), guard.Settings)
+}
+
+func (s *Setup) inspectWith(spec Spec, list *allowlist.List, look trust.Probes, settings trust.Settings) ShellHook {
+	th := trust.Hook{Event: spec.Event, Command: spec.Command, Home: s.UserHome}
+	if spec.Guard != nil {
+		// The guard judges the script it guards, pinned and strictly: so
+		// does every command that shows or fires it.
+		th.Argv, settings = spec.Guard.Inner, guard.Settings
+	}
+	v := trust.DecideWith(list, th, settings, look)
 	var pe *shell.ParseError
 	if errors.As(v.ParseErr, &pe) && spec.Written != "" {
 		// Named as written: the expansion may hold a secret (rule 11).

@@ -185,7 +185,7 @@ func (e *Engine) staticChecks(h ShellHook) HookReport {
 	}
 	if !h.Approved {
 		r.add("approved", CheckFail, "not allowlisted — hook will NOT fire (review it, then approve with: hermes hooks accept %s --event %s --yes)",
-			quote(h.Shown()), h.Event)
+			quote(h.Shown()), shell.Quote(h.Event))
 	} else {
 		via := ""
 		if h.Approval.ApprovedVia != "" {
@@ -225,7 +225,7 @@ func driftCheck(h ShellHook) Check {
 	if !h.Fingerprint.Mtime.IsZero() {
 		now = allowlist.MtimeString(h.Fingerprint.Mtime)
 	}
-	reapprove := fmt.Sprintf("hermes hooks accept %s --event %s --yes", quote(h.Shown()), h.Event)
+	reapprove := fmt.Sprintf("hermes hooks accept %s --event %s --yes", quote(h.Shown()), shell.Quote(h.Event))
 	review := "review with: hermes hooks diff " + quote(h.Shown()) + ", then re-approve with: " + reapprove
 	unpinned := h.Approval.ScriptSHA256 == ""
 	switch h.Drift {

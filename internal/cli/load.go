@@ -55,6 +55,9 @@ func (f *Factory) load(cmd *cobra.Command, load func(config.Request) (*hooks.Set
 	}
 	s, err := untilDone(ctx, func() (*hooks.Setup, error) { return load(req) })
 	if err == nil {
+		if f.Environ != nil {
+			s.Environ = f.Environ()
+		}
 		f.explain(s.Loc)
 		s.Store.Wait = f.lockWait(cmd)
 	}

@@ -11,6 +11,8 @@ import (
 	"fmt"
 	"syscall"
 	"time"
+
+	"github.com/hermes-hooks/hermes/internal/fileowner"
 )
 
 // Wait says how Lock waits while another process holds the lock.
@@ -87,6 +89,8 @@ func Lock(path string, w Wait) (unlock func(), err error) {
 		if err != nil {
 			return nil, &ErrOpen{Path: path, Err: err}
 		}
+		// Root must not leave a lock the user cannot open (SPEC §13.2 rule 8).
+		fileowner.LikeParent(path)
 		err = flock(fd, syscall.LOCK_EX|syscall.LOCK_NB)
 		if errors.Is(err, syscall.EWOULDBLOCK) {
 			got := make(chan error, 1)

@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 
 	"github.com/hermes-hooks/hermes/internal/filelock"
+	"github.com/hermes-hooks/hermes/internal/fileowner"
 )
 
 // NewFileMode is the mode of a config file this package creates: it may
@@ -154,6 +155,11 @@ func updateLocked(ctx context.Context, target string, change func([]byte) ([]byt
 		mode := fs.FileMode(NewFileMode)
 		if cur.exists {
 			mode = cur.mode
+			if fi, err := os.Stat(target); err == nil {
+				if err := refuseHardLinks(target, fi); err != nil {
+					return cur.data, nil, err
+				}
+			}
 		}
 		updated, err := change(cur.data)
 		if err != nil {
@@ -241,6 +247,9 @@ func writeTemp(target string, data []byte, mode fs.FileMode) (string, error) {
 	_, err = f.Write(data)
 	if err == nil {
 		err = f.Chmod(mode)
+	}
+	if err == nil {
+		err = fileowner.Keep(f, target)
 	}
 	if err == nil {
 		err = f.Sync()

@@ -59,24 +59,33 @@ func ScriptWords(argv []string, projectDir string) (words []string, ok bool) {
 // scriptExtensions mirror SPEC §4's list.
 var scriptExtensions = []string{".sh", ".bash", ".zsh", ".fish", ".py", ".pyw", ".rb", ".pl", ".lua", ".js", ".mjs", ".cjs", ".ts"}
 
-// HasScriptFile reports whether §4 finds a file among words (a word with a
-// script extension, or one with a / or a leading ~) rather than falling
-// back to the first word, a program looked up in PATH: a pipeline of
-// programs has no script file, and what is pinned for it is the command
-// string itself.
-func HasScriptFile(words []string) bool {
+// ScriptWord is the word SPEC §4 picks as the script among words, and
+// whether it is a file (a word with a script extension, or one with a /
+// or a leading ~) rather than the fallback first word, a program looked
+// up in PATH: a pipeline of programs has no script file, and what is
+// pinned for it is the command string itself.
+func ScriptWord(words []string) (word string, file bool) {
 	for _, w := range words {
 		lw := strings.ToLower(w)
 		for _, e := range scriptExtensions {
 			if strings.HasSuffix(lw, e) {
-				return true
+				return w, true
 			}
 		}
 	}
 	for _, w := range words {
 		if strings.Contains(w, "/") || strings.HasPrefix(w, "~") {
-			return true
+			return w, true
 		}
 	}
-	return false
+	if len(words) == 0 {
+		return "", false
+	}
+	return words[0], false
+}
+
+// HasScriptFile reports whether ScriptWord finds a file among words.
+func HasScriptFile(words []string) bool {
+	_, f := ScriptWord(words)
+	return f
 }

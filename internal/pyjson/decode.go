@@ -1,6 +1,7 @@
 package pyjson
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -16,8 +17,13 @@ const maxDepth = 10000
 // accepts NaN, Infinity and -Infinity (kept as json.Number), the last of
 // duplicate keys wins (at the first one's place), and control characters
 // inside strings are refused. Errors are worded like Python's.
-func Decode(data []byte) (any, error) {
-	d := decoder{s: data}
+func Decode(data []byte) (any, error) { return DecodeContext(nil, data) }
+
+// DecodeContext is Decode that gives up when ctx is done (an interrupt, a
+// hook's timeout), returning ctx's error: reading a large document is work
+// a Ctrl-C or a deadline must be able to stop. A nil ctx never stops.
+func DecodeContext(ctx context.Context, data []byte) (any, error) {
+	d := decoder{s: data, ctx: ctx}
 	d.space()
 	v, err := d.value(0)
 	if err != nil {
@@ -44,8 +50,28 @@ func DecodeObject(data []byte) (*Object, error) {
 }
 
 type decoder struct {
-	s []byte
-	i int
+	s   []byte
+	i   int
+	ctx context.Context
+	n   int // values read, to look at ctx every checkEvery of them
+}
+
+// checkEvery is how many values are read between looks at the context: a
+// look costs a lock, a value tens of nanoseconds.
+const checkEvery = 1024
+
+// stopped reports ctx's error once in checkEvery values.
+func (d *decoder) stopped() error {
+	if d.ctx == nil {
+		return nil
+	}
+	if d.n++; d.n%checkEvery != 0 {
+		return nil
+	}
+	if err := d.ctx.Err(); err != nil {
+		return fmt.Errorf("reading JSON stopped at char %d: %w", d.i, err)
+	}
+	return nil
 }
 
 // errorf words an error as Python does: "<msg>: line L column C (char N)",
@@ -86,6 +112,9 @@ func (d *decoder) literal(word string) bool {
 func (d *decoder) value(depth int) (any, error) {
 	if depth > maxDepth {
 		return nil, d.errorf("Nesting too deep")
+	}
+	if err := d.stopped(); err != nil {
+		return nil, err
 	}
 	if d.i >= len(d.s) {
 		return nil, d.errorf("Expecting value")

@@ -69,19 +69,32 @@ func AddAllToConfig(ctx context.Context, src []byte, hs []NewHook, env config.En
 		}
 		byEvent[h.Event] = append(byEvent[h.Event], h.fields())
 	}
-	out := src
+	if len(order) == 0 {
+		return src, errs, nil
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
+	}
+	adds := make([]edit.Append, len(order))
 	for i, event := range order {
-		if err := ctx.Err(); err != nil {
+		adds[i] = edit.Append{Path: []string{"hooks", event}, Items: byEvent[event]}
+	}
+	if h := d.Lookup([]string{"hooks"}); h == nil || h.Kind != yaml.MappingNode || len(h.Content) == 0 {
+		// The first list creates hooks:; the others then go beside it.
+		first, err := d.AppendAll(adds[0].Path, adds[0].Items)
+		if err != nil {
 			return nil, nil, err
 		}
-		if i > 0 {
-			if d, err = edit.Parse(out); err != nil {
-				return nil, nil, err
-			}
+		if adds = adds[1:]; len(adds) == 0 {
+			return first, errs, nil
 		}
-		if out, err = d.AppendAll([]string{"hooks", event}, byEvent[event]); err != nil {
+		if d, err = edit.Parse(first); err != nil {
 			return nil, nil, err
 		}
+	}
+	out, err := d.AppendEach(adds)
+	if err != nil {
+		return nil, nil, err
 	}
 	return out, errs, nil
 }

@@ -77,7 +77,14 @@ func Import(ctx context.Context, files []File, opts Options) ([]Entry, []Skipped
 	var all []parsed
 	disabledBy := ""
 	for _, f := range files {
-		root, err := pyjson.DecodeObject(f.Data)
+		v, err := pyjson.DecodeContext(ctx, f.Data)
+		if ctx.Err() != nil {
+			return nil, nil, ctx.Err()
+		}
+		root, isObject := v.(*pyjson.Object)
+		if err == nil && !isObject {
+			err = fmt.Errorf("it is %s", pyjson.TypeName(v))
+		}
 		if err != nil {
 			return nil, nil, fmt.Errorf("%s: not a JSON object: %w", f.Path, err)
 		}

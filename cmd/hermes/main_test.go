@@ -7,11 +7,21 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/hermes-hooks/hermes/internal/guard"
 )
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"hermes": func() { os.Exit(run()) },
+		"hermes-guard": func() {
+			// testscript cuts argv[0] to the command's name; the guard
+			// matches its whole argv, which the agent runs by full path.
+			if exe, err := os.Executable(); err == nil {
+				os.Args[0] = exe
+			}
+			os.Exit(guard.Main(os.Args))
+		},
 	})
 }
 

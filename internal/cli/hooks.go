@@ -40,6 +40,8 @@ consent per (event, command), kept in shell-hooks-allowlist.json.`,
 		newCmdNew(f, nil),
 		newCmdAdd(f, nil),
 		newCmdDelete(f, nil),
+		newCmdProtect(f, nil),
+		newCmdUnprotect(f, nil),
 		newCmdImport(f),
 	)
 	return cmd

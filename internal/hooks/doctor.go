@@ -167,8 +167,18 @@ func (e *Engine) staticChecks(h ShellHook) HookReport {
 	if h.Refusal != "" {
 		r.add("executable", CheckFail, "%s", h.Refusal)
 	}
-	if h.hasScriptFile() && h.ExecErr == nil {
+	if h.HasScriptFile() && h.ExecErr == nil {
 		r.Checks = append(r.Checks, e.permissionCheck(h.Script))
+	}
+	switch {
+	case h.Protected():
+		if problem := e.GuardProblem(h.Spec); problem != "" {
+			r.add("guard", CheckFail, "%s", problem)
+		} else {
+			r.add("guard", CheckOK, "protected: the agent runs it through %s", h.Guard.Guard)
+		}
+	case e.Config.Settings.PinScripts && h.ParseErr == nil:
+		r.add("guard", CheckWarn, "the agent runs this script whatever it holds; protect it with: hermes hooks protect %s", quote(h.Shown()))
 	}
 	return r
 }
@@ -270,6 +280,9 @@ func (e *Engine) smoke(ctx context.Context, h ShellHook, r *HookReport) {
 	res := run.Result
 	out := pystr.Strip(res.Stdout)
 	switch {
+	case run.GuardRefusal != "":
+		r.add("smoke", CheckFail, "refused by the guard: %s", run.GuardRefusal)
+		return
 	case res.TimedOut:
 		r.add("smoke", CheckFail, "smoke run timed out after %ds", h.Timeout)
 	case res.Err != "":

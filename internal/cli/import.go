@@ -4,9 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -28,7 +26,10 @@ func newCmdImport(f *Factory) *cobra.Command {
 }
 
 type importClaudeOptions struct {
-	f      *Factory
+	f   *Factory
+	cmd *cobra.Command
+	// Guard finds the guard the hooks are written to run through.
+	Guard  func() (string, error)
 	Files  []string
 	DryRun bool
 	JSON   bool
@@ -36,7 +37,7 @@ type importClaudeOptions struct {
 }
 
 func newCmdImportClaude(f *Factory, runF func(*importClaudeOptions) error) *cobra.Command {
-	opts := &importClaudeOptions{f: f}
+	opts := &importClaudeOptions{f: f, Guard: guardPath}
 	cmd := &cobra.Command{
 		Use:   "claude [FILE...]",
 		Short: "Import the command hooks of Claude Code settings files",
@@ -64,7 +65,7 @@ config are not added twice. Nothing is approved.`,
 		Example: `  hermes hooks import claude --dry-run
   hermes hooks import claude ~/work/app/.claude/settings.json --json`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.Files = args
+			opts.Files, opts.cmd = args, cmd
 			if runF != nil {
 				return runF(opts)
 			}
@@ -172,22 +173,6 @@ func sameFile(a, b string) bool {
 	return err1 == nil && err2 == nil && os.SameFile(fa, fb)
 }
 
-// claudeGuard is the guard's path as written into the config: the
-// companion binary beside the hermes that was invoked (the path invoked,
-// not where a link leads).
-func claudeGuard() string {
-	exe := os.Args[0]
-	if !strings.Contains(exe, "/") {
-		if p, err := exec.LookPath(exe); err == nil {
-			exe = p
-		}
-	}
-	if abs, err := filepath.Abs(exe); err == nil {
-		exe = abs
-	}
-	return filepath.Join(filepath.Dir(exe), "hermes-guard")
-}
-
 func importClaudeRun(cmd *cobra.Command, opts *importClaudeOptions) error {
 	ctx := cmd.Context()
 	if ctx == nil {
@@ -213,7 +198,13 @@ func importClaudeRun(cmd *cobra.Command, opts *importClaudeOptions) error {
 		}
 		files = append(files, claude.File{Path: file, ProjectDir: claudeProjectDir(file, opts.f.UserHome()), Data: data})
 	}
-	entries, skipped, err := claude.Import(ctx, files, claude.Options{Guard: claudeGuard(), Raw: opts.Raw, Home: opts.f.UserHome()})
+	var guardAt string
+	if !opts.Raw {
+		if guardAt, err = opts.Guard(); err != nil {
+			return err
+		}
+	}
+	entries, skipped, err := claude.Import(ctx, files, claude.Options{Guard: guardAt, Raw: opts.Raw, Home: opts.f.UserHome()})
 	if err != nil {
 		if ctx.Err() != nil {
 			return CancelError

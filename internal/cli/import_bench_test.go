@@ -70,9 +70,13 @@ func BenchmarkImportClaude(b *testing.B) {
 				ios.Out, ios.ErrOut = io.Discard, io.Discard
 				f := &Factory{IO: ios, Env: config.MapEnv(nil), Environ: os.Environ,
 					UserHome: func() string { return home }, Runner: shell.Exec{}, Now: time.Now, Settings: viper.New()}
-				root := NewRootCmd(f)
-				root.SetArgs([]string{"--home", home, "hooks", "import", "claude", settings, "--json"})
-				if err := root.Execute(); err != nil {
+				cmd := newCmdImportClaude(f, func(o *importClaudeOptions) error {
+					o.Guard = func() (string, error) { return "/usr/local/bin/hermes-guard", nil }
+					return importClaudeRun(o.cmd, o)
+				})
+				cmd.SetArgs([]string{settings, "--json"})
+				f.Settings.Set("home", home)
+				if err := cmd.Execute(); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -61,3 +61,13 @@ func (c *claudeDialect) Answer(inv Invocation, out Out) ([]byte, int, []string) 
 	rep := dialect.Answer(c.call, r)
 	return rep.Stdout, rep.Exit, rep.Warnings
 }
+
+// DialectCommand is the command a dialect hook was written as in the other
+// tool (a Claude Code command hook's command), ok false for other hooks:
+// hermes takes it to name the hook too.
+func DialectCommand(inv Invocation) (string, bool) {
+	if inv.Extra["--dialect"] != "claude" {
+		return "", false
+	}
+	return dialect.ClaudeCommand(inv.Inner)
+}

@@ -320,8 +320,14 @@ func translateHook(h any, claudeEvent, event string, f File, opts Options) (Entr
 		if _, err := shell.Split(cmd); err != nil && opts.Raw {
 			return Entry{}, fmt.Sprintf("command %q cannot be parsed: %v", cmd, err)
 		}
-		inner = dialect.ShellArgv(cmd)
 		e.Claude = cmd
+		if !opts.Raw {
+			var ok bool
+			if cmd, ok = unbrace(cmd); !ok {
+				return Entry{}, "the command writes ${CLAUDE_PROJECT_DIR} before a letter, digit or _, which the agent would expand (to nothing) when it reads the config; write \"$CLAUDE_PROJECT_DIR\"… in the settings file"
+			}
+		}
+		inner = dialect.ShellArgv(cmd)
 	}
 	tool := claudeEvent == "PreToolUse" || claudeEvent == "PostToolUse"
 	if rule := strings.TrimSpace(str(o, "if")); rule != "" {
@@ -385,6 +391,29 @@ func translateHook(h any, claudeEvent, event string, f File, opts Options) (Entr
 	}
 	e.Command = dialect.Command(dialect.Wrap{Guard: opts.Guard, Event: event, FailClosed: e.FailClosed, ProjectDir: f.ProjectDir, If: e.If}.Argv(inner))
 	return e, ""
+}
+
+// unbrace writes ${CLAUDE_PROJECT_DIR} as $CLAUDE_PROJECT_DIR, which sh
+// reads the same: the agent expands ${VAR} in config values itself (from
+// its own environment, where CLAUDE_PROJECT_DIR is not set), so the braced
+// form would reach the hook empty. ok is false where the braces are needed
+// (a name character follows).
+func unbrace(cmd string) (string, bool) {
+	const braced = "${CLAUDE_PROJECT_DIR}"
+	var b strings.Builder
+	for {
+		i := strings.Index(cmd, braced)
+		if i < 0 {
+			b.WriteString(cmd)
+			return b.String(), true
+		}
+		rest := cmd[i+len(braced):]
+		if rest != "" && (rest[0] == '_' || 'a' <= rest[0] && rest[0] <= 'z' || 'A' <= rest[0] && rest[0] <= 'Z' || '0' <= rest[0] && rest[0] <= '9') {
+			return "", false
+		}
+		b.WriteString(cmd[:i] + "$CLAUDE_PROJECT_DIR")
+		cmd = rest
+	}
 }
 
 // scriptUsesProjectDir: §4's script word of the unsubstituted command

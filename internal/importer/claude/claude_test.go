@@ -94,6 +94,9 @@ func TestImportHookFields(t *testing.T) {
 		{"user hook under project dir", `{"type": "command", "command": "\"$CLAUDE_PROJECT_DIR\"/.claude/hooks/x.sh"}`, "", false, "", "no approval can pin", "", false},
 		{"user hook", `{"type": "command", "command": "~/hooks/x.sh"}`, "", false,
 			"/g --event pre_tool_call --dialect claude -- sh -c '~/hooks/x.sh'", "", "", false},
+		{"braces", `{"type": "command", "command": "\"${CLAUDE_PROJECT_DIR}\"/h.sh ${CLAUDE_PROJECT_DIR}"}`, "/p", false,
+			`/g --event pre_tool_call --dialect claude --project-dir /p -- sh -c '"$CLAUDE_PROJECT_DIR"/h.sh $CLAUDE_PROJECT_DIR'`, "", "", false},
+		{"braces needed", `{"type": "command", "command": "${CLAUDE_PROJECT_DIR}_x/h.sh"}`, "/p", false, "", "before a letter", "", false},
 		{"async", `{"type": "command", "command": "/h/g.sh", "async": true}`, "/p", false, "", "", "async", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

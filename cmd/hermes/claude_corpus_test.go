@@ -32,10 +32,7 @@ func newClaudeLab(t *testing.T) *claudeLab {
 		t.Skipf("the agent's runner needs python3 >= 3.11 (process_group): %s", out)
 	}
 	hermes := buildHermes(t)
-	guardBin := filepath.Join(filepath.Dir(hermes), "hermes-guard")
-	if out, err := exec.Command("go", "build", "-o", guardBin, "github.com/hermes-hooks/hermes/cmd/hermes-guard").CombinedOutput(); err != nil {
-		t.Fatalf("building hermes-guard: %v\n%s", err, out)
-	}
+	buildGuardBeside(t, hermes)
 	root := t.TempDir()
 	os.Chmod(root, 0o755)
 	l := &claudeLab{t: t, hermes: hermes, root: root, app: filepath.Join(root, "app"), hh: filepath.Join(root, "home", ".hermes")}
@@ -65,6 +62,16 @@ func newClaudeLab(t *testing.T) *claudeLab {
 	}
 	l.run(l.app, "hooks", "accept", "--all", "--yes")
 	return l
+}
+
+// buildGuardBeside builds hermes-guard next to the hermes binary, where
+// import and protect look for it.
+func buildGuardBeside(t testing.TB, hermes string) {
+	t.Helper()
+	guardBin := filepath.Join(filepath.Dir(hermes), "hermes-guard")
+	if out, err := exec.Command("go", "build", "-o", guardBin, "github.com/hermes-hooks/hermes/cmd/hermes-guard").CombinedOutput(); err != nil {
+		t.Fatalf("building hermes-guard: %v\n%s", err, out)
+	}
 }
 
 func (l *claudeLab) command(dir string, args ...string) *exec.Cmd {

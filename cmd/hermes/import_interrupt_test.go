@@ -8,16 +8,19 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"golang.org/x/sys/unix"
 )
 
 // TestStressInterruptLargeImport: SIGINT or SIGTERM during a large
 // `import claude` ends it with exit 130 and writes nothing: the config is
 // byte for byte what it was and no temporary file is left beside it. The
-// settings file is a FIFO the test writes to, so the signal is sent once
-// hermes has taken in all but the pipe's buffer of it — in the import,
-// not a sleep later.
+// signal is sent once hermes has closed the settings file it read whole
+// (inotify's IN_CLOSE_NOWRITE): in the import, not a sleep later.
 func TestStressInterruptLargeImport(t *testing.T) {
-	h := newStressHome(t, buildHermes(t))
+	bin := buildHermes(t)
+	buildGuardBeside(t, bin)
+	h := newStressHome(t, bin)
 	n := stressSize(200000, 50000)
 	var b bytes.Buffer
 	b.WriteString(`{"hooks": {"PreToolUse": [`)
@@ -37,12 +40,21 @@ func TestStressInterruptLargeImport(t *testing.T) {
 	if err := os.WriteFile(cfg, before, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	for i, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
-		fifo := filepath.Join(project, fmt.Sprintf("settings%d.json", i))
-		if err := syscall.Mkfifo(fifo, 0o644); err != nil {
-			t.Skipf("needs a FIFO to know hermes is in the import: %v", err)
+	settings := filepath.Join(project, "settings.json")
+	if err := os.WriteFile(settings, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		// The event: hermes closed the settings file it read whole.
+		in, err := unix.InotifyInit1(unix.IN_NONBLOCK | unix.IN_CLOEXEC)
+		if err != nil {
+			t.Skipf("needs inotify to know hermes is in the import: %v", err)
 		}
-		cmd := h.command("hooks", "import", "claude", fifo, "--json")
+		if _, err := unix.InotifyAddWatch(in, settings, unix.IN_CLOSE_NOWRITE); err != nil {
+			unix.Close(in)
+			t.Skipf("needs inotify to know hermes is in the import: %v", err)
+		}
+		cmd := h.command("hooks", "import", "claude", settings, "--json")
 		var stdout, stderr bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &stdout, &stderr
 		if err := cmd.Start(); err != nil {
@@ -50,29 +62,24 @@ func TestStressInterruptLargeImport(t *testing.T) {
 		}
 		exited := make(chan struct{})
 		go func() { _ = cmd.Wait(); close(exited) }()
-		written := make(chan error, 1)
-		go func() {
-			w, err := os.OpenFile(fifo, os.O_WRONLY, 0) // waits for hermes to open it
-			if err == nil {
-				_, err = w.Write(b.Bytes())
-				w.Close()
+		buf := make([]byte, 4096)
+		for read := false; !read; {
+			select {
+			case <-exited:
+				unix.Close(in)
+				t.Fatalf("hermes exited %d before it read the settings:\n%s\n%s", cmd.ProcessState.ExitCode(), &stdout, &stderr)
+			default:
 			}
-			written <- err
-		}()
-		select {
-		case err := <-written:
-			if err != nil {
-				t.Fatalf("hermes stopped reading: %v\n%s", err, &stderr)
+			// Waits for the event (or 100 ms, to look at the process again).
+			if n, _ := unix.Poll([]unix.PollFd{{Fd: int32(in), Events: unix.POLLIN}}, 100); n > 0 {
+				n, _ := unix.Read(in, buf)
+				read = n > 0
 			}
-		case <-exited:
-			// Unblock the writer, then report.
-			if r, err := os.OpenFile(fifo, os.O_RDONLY|syscall.O_NONBLOCK, 0); err == nil {
-				r.Close()
-			}
-			t.Fatalf("hermes exited %d before it read the settings:\n%s\n%s", cmd.ProcessState.ExitCode(), &stdout, &stderr)
 		}
+		unix.Close(in)
 		if err := cmd.Process.Signal(sig); err != nil {
-			t.Fatal(err)
+			<-exited
+			t.Fatalf("%v: %v; hermes exited %d:\n%.500s\n%s", sig, err, cmd.ProcessState.ExitCode(), &stdout, &stderr)
 		}
 		<-exited
 		if code := cmd.ProcessState.ExitCode(); code != 130 {

@@ -197,7 +197,7 @@ func guardPath() (string, error) {
 	}
 	fi, err := os.Stat(g)
 	if err != nil || !fi.Mode().IsRegular() || fi.Mode()&0o111 == 0 {
-		return "", fmt.Errorf("%s, the guard protect writes, is missing or not executable: install it beside hermes (make build puts both in bin/); nothing was written", g)
+		return "", fmt.Errorf("%s, the guard protected hooks run through, is missing or not executable: install it beside hermes (make build puts both in bin/); nothing was written", g)
 	}
 	return g, nil
 }

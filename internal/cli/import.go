@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/hermes-hooks/hermes/internal/config/edit"
 	"github.com/hermes-hooks/hermes/internal/hooks"
 	"github.com/hermes-hooks/hermes/internal/importer/claude"
 )
@@ -191,8 +192,12 @@ func importClaudeRun(cmd *cobra.Command, opts *importClaudeOptions) error {
 	}
 	var files []claude.File
 	for _, file := range paths {
-		// Any file that reads: a pipe too (import claude <(ssh host cat …)).
-		data, err := os.ReadFile(file)
+		data, _, err := edit.ReadFile(file)
+		if err == nil {
+			if _, statErr := os.Stat(file); statErr != nil {
+				err = statErr
+			}
+		}
 		if err != nil {
 			return usageErrorf("cannot read Claude Code settings %s: %v", file, err)
 		}

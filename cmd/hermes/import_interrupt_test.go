@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"fmt"
 	"os"
@@ -22,15 +23,6 @@ func TestStressInterruptLargeImport(t *testing.T) {
 	buildGuardBeside(t, bin)
 	h := newStressHome(t, bin)
 	n := stressSize(200000, 50000)
-	var b bytes.Buffer
-	b.WriteString(`{"hooks": {"PreToolUse": [`)
-	for i := 0; i < n; i++ {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		fmt.Fprintf(&b, `{"matcher": "Bash|Edit", "hooks": [{"type": "command", "command": "\"$CLAUDE_PROJECT_DIR\"/.claude/hooks/guard.sh --n %d", "timeout": 10}]}`, i)
-	}
-	b.WriteString("]}}")
 	project := filepath.Join(h.root, "project", ".claude")
 	if err := os.MkdirAll(project, 0o755); err != nil {
 		t.Fatal(err)
@@ -40,10 +32,27 @@ func TestStressInterruptLargeImport(t *testing.T) {
 	if err := os.WriteFile(cfg, before, 0o600); err != nil {
 		t.Fatal(err)
 	}
+	// Written as it is made: a buffer of it would raise this process's
+	// peak RSS, which the stress tests' children inherit in their figures.
 	settings := filepath.Join(project, "settings.json")
-	if err := os.WriteFile(settings, b.Bytes(), 0o644); err != nil {
+	f, err := os.Create(settings)
+	if err != nil {
 		t.Fatal(err)
 	}
+	w := bufio.NewWriter(f)
+	w.WriteString(`{"hooks": {"PreToolUse": [`)
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			w.WriteString(", ")
+		}
+		fmt.Fprintf(w, `{"matcher": "Bash|Edit", "hooks": [{"type": "command", "command": "\"$CLAUDE_PROJECT_DIR\"/.claude/hooks/guard.sh --n %d", "timeout": 10}]}`, i)
+	}
+	w.WriteString("]}}")
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	fi, _ := os.Stat(settings)
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
 		// The event: hermes closed the settings file it read whole.
 		in, err := unix.InotifyInit1(unix.IN_NONBLOCK | unix.IN_CLOEXEC)
@@ -98,6 +107,6 @@ func TestStressInterruptLargeImport(t *testing.T) {
 				t.Errorf("%v: %s left in the home", sig, e.Name())
 			}
 		}
-		t.Logf("%v during an import of %d hooks (%d MiB): exit %d", sig, n, b.Len()>>20, cmd.ProcessState.ExitCode())
+		t.Logf("%v during an import of %d hooks (%d MiB): exit %d", sig, n, fi.Size()>>20, cmd.ProcessState.ExitCode())
 	}
 }

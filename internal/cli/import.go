@@ -209,7 +209,7 @@ func importClaudeRun(cmd *cobra.Command, opts *importClaudeOptions) error {
 			return err
 		}
 	}
-	entries, skipped, err := claude.Import(ctx, files, claude.Options{Guard: guardAt, Raw: opts.Raw, Home: opts.f.UserHome()})
+	entries, skipped, err := claude.Import(ctx, files, claude.Options{Guard: guardAt, Raw: opts.Raw})
 	if err != nil {
 		if ctx.Err() != nil {
 			return CancelError

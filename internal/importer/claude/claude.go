@@ -31,8 +31,6 @@ type Options struct {
 	// Raw writes each command as it is (§15's plain import): the hook
 	// then reads Hermes' payload and its Claude answers are not read.
 	Raw bool
-	// Home is the user's home: ~/.claude/settings.json is not a project's.
-	Home string
 }
 
 // A File is one settings file to import, with the project it belongs to

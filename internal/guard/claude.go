@@ -46,7 +46,11 @@ func (c *claudeDialect) Input(inv Invocation, payload []byte) (In, error) {
 			return In{Skip: "if " + r.Text + " does not match"}, nil
 		}
 	}
-	return In{Stdin: stdin, Env: dialect.Env(project, call.Cwd)}, nil
+	cwd := call.Cwd
+	if cwd == "" {
+		cwd, _ = os.Getwd()
+	}
+	return In{Stdin: stdin, Env: dialect.Env(project, cwd)}, nil
 }
 
 func (c *claudeDialect) Answer(inv Invocation, out Out) ([]byte, int, []string) {

@@ -86,6 +86,9 @@ func (a *answerer) read() {
 	r := a.r
 	if r.Failed {
 		a.crashed(r.Reason)
+		if a.reply.Answer == "none" {
+			a.reply.Exit = 1 // a non-blocking error: the agent logs it
+		}
 		return
 	}
 	switch r.Exit {

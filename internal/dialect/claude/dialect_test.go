@@ -165,6 +165,7 @@ func TestAnswer(t *testing.T) {
 		{"crash fails open", "pre_tool_call", "terminal", bash, Run{Exit: 127}, ``, 1, ""},
 		{"crash onFailure block", "pre_tool_call", "terminal", bash, Run{Exit: 1, FailClosed: true}, `{"action": "block", "message": "hook h.sh failed closed: exit status 1"}`, 2, ""},
 		{"spawn error onFailure block", "pre_tool_call", "terminal", bash, Run{Failed: true, Reason: "command not found", FailClosed: true}, `{"action": "block", "message": "hook h.sh failed closed: command not found"}`, 2, ""},
+		{"killed fails open", "pre_tool_call", "terminal", bash, Run{Failed: true, Reason: "killed by a signal"}, ``, 1, ""},
 		{"updatedInput", "pre_tool_call", "terminal", bash, Run{Stdout: []byte(`{"hookSpecificOutput": {"permissionDecision": "allow", "updatedInput": {"command": "rm -ri /", "timeout": 5500, "description": "x"}}}`)}, `{"action": "modify", "args": {"command": "rm -ri /", "timeout": 6}}`, 0, ""},
 		{"updatedInput drops keys", "pre_tool_call", "write_file", `{"path": "a", "content": "b"}`, Run{Stdout: []byte(`{"hookSpecificOutput": {"updatedInput": {"file_path": "b"}}}`)}, `{"action": "modify", "args": {"path": "b"}}`, 0, "leaves out content"},
 		{"updatedInput grep", "pre_tool_call", "search_files", `{"pattern": "x"}`, Run{Stdout: []byte(`{"hookSpecificOutput": {"updatedInput": {"pattern": "y", "output_mode": "files_with_matches", "glob": "*.go"}}}`)}, `{"action": "modify", "args": {"pattern": "y", "output_mode": "files_only", "file_glob": "*.go"}}`, 0, ""},

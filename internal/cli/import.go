@@ -219,7 +219,7 @@ func importClaudeRun(cmd *cobra.Command, opts *importClaudeOptions) error {
 
 	var added []claude.Entry
 	var present []claude.Skipped
-	res, err := editConfig(opts.f, s, opts.DryRun, func(old []byte) ([]byte, error) {
+	res, err := editConfig(cmd, opts.f, s, opts.DryRun, func(old []byte) ([]byte, error) {
 		added, present = nil, nil
 		hs := make([]hooks.NewHook, len(entries))
 		for i, e := range entries {

@@ -54,3 +54,35 @@ func BenchmarkUpdate10k(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkValidJSON validates allowlist-shaped text of 10k, 100k and 1M
+// elements: plain entries, numbers, and one string of that many escapes
+// (each escape once re-searched for the closing quote, so a 1 MB string
+// of \n cost 10¹¹ byte reads). ns/elem must stay flat.
+func BenchmarkValidJSON(b *testing.B) {
+	for _, kind := range []string{"numbers", "escapes", "nested"} {
+		for _, n := range []int{10_000, 100_000, 1_000_000} {
+			var doc string
+			switch kind {
+			case "numbers":
+				doc = `{"approvals": [` + strings.Repeat(`1.5e3, true, null, `, n/3) + `0]}`
+			case "escapes":
+				doc = `{"approvals": ["` + strings.Repeat(`\n`, n) + `"]}`
+			case "nested":
+				// 25 levels deep (50 elements), repeated.
+				chunk := strings.Repeat(`{"a":[`, 25) + `1` + strings.Repeat(`]}`, 25)
+				doc = `{"approvals": [` + strings.Repeat(chunk+`,`, n/50) + `0]}`
+			}
+			data := []byte(doc)
+			b.Run(fmt.Sprintf("%s/%d", kind, n), func(b *testing.B) {
+				b.SetBytes(int64(len(data)))
+				for i := 0; i < b.N; i++ {
+					if !validJSON(data) {
+						b.Fatal("refused")
+					}
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/elem")
+			})
+		}
+	}
+}

@@ -127,15 +127,23 @@ func (v *validator) next(end int, closer byte) (i int, closed bool) {
 // str validates the string literal at i (which is '"'). The common run of
 // plain characters is skipped with IndexByte (vectorised) and checked for
 // control characters in a tight loop.
+//
+// The quote found is kept until an escape passes it: searching again after
+// every escape made a string of many escapes quadratic.
 func (v *validator) str(i int) int {
 	d := v.data
 	i++
+	q := -1 // where the next quote is, once searched
 	for {
-		j := bytes.IndexByte(d[i:], '"')
-		if j < 0 {
-			return -1
+		if q < i {
+			j := bytes.IndexByte(d[i:], '"')
+			if j < 0 {
+				return -1
+			}
+			q = i + j
 		}
-		seg := d[i : i+j]
+		j := q - i
+		seg := d[i:q]
 		k := bytes.IndexByte(seg, '\\')
 		if k < 0 {
 			if hasControl(seg) {
@@ -144,7 +152,7 @@ func (v *validator) str(i int) int {
 			return i + j + 1
 		}
 		// Plain up to the backslash, then one escape; the quote found may
-		// be an escaped one, so search again after the escape.
+		// be an escaped one (then i passes q and the search runs again).
 		if hasControl(seg[:k]) {
 			return -1
 		}

@@ -13,6 +13,10 @@ var validCases = []string{
 	`{"approvals": [{"event": "e", "command": "c"}], "approvals": {}}`, `"unterminated`, `[`, `{"a":`,
 	strings.Repeat("[", maxDepth) + strings.Repeat("]", maxDepth),
 	strings.Repeat("[", maxDepth+1) + strings.Repeat("]", maxDepth+1),
+	// Many escapes before one closing quote (once quadratic), escaped
+	// quotes among them, and runs of backslashes before a quote.
+	`"` + strings.Repeat(`\n`, 5000) + `"`, `"` + strings.Repeat(`\n\"`, 2000) + `x"`, `"` + strings.Repeat(`\\`, 3000) + `"`,
+	`"` + strings.Repeat(`\\`, 3000) + `\"`, `"` + strings.Repeat(`\u00e9`, 2000) + `\u00"`,
 }
 
 // TestValidJSONIsEncodingJSONValid: the one-pass reader accepts exactly

@@ -4,7 +4,9 @@
 package answer
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -99,6 +101,9 @@ type EvalInput struct {
 	FailClosed bool
 	Timeout    int // configured seconds, for the timeout message
 	Result     shell.Result
+	// Ctx bounds reading the answer: the hook's own deadline (reading
+	// counts against its timeout, SPEC §22) and the interrupt. nil: none.
+	Ctx context.Context
 }
 
 // Evaluation is what a run means: an answer (nil when the hook contributed
@@ -106,6 +111,9 @@ type EvalInput struct {
 type Evaluation struct {
 	Answer   *Answer
 	Warnings []string
+	// TimedOut: the hook's time ran out while its answer was read; it is
+	// judged as a hook that timed out.
+	TimedOut bool
 }
 
 // Evaluate applies SPEC §7 to one run. It is the single judge used by test,
@@ -146,7 +154,7 @@ func Evaluate(in EvalInput) Evaluation {
 	stdout := pystr.Strip(res.Stdout)
 	if res.ExitCode != nil && *res.ExitCode != 0 {
 		if *res.ExitCode == 2 && in.Blocking {
-			ev.Answer = exitTwoBlock(stdout, res.Stderr)
+			ev.Answer = exitTwoBlock(in.Ctx, stdout, res.Stderr)
 			return ev
 		}
 		// A hook killed by a signal (-N, as Python reports it) is read
@@ -163,7 +171,16 @@ func Evaluate(in EvalInput) Evaluation {
 	if stdout == "" {
 		return ev
 	}
-	v, err := pyjson.Decode([]byte(stdout))
+	v, err := pyjson.DecodeContext(in.Ctx, []byte(stdout))
+	if errors.Is(err, context.DeadlineExceeded) {
+		ev.TimedOut = true
+		ev.Warnings = append(ev.Warnings, fmt.Sprintf(
+			"hook %s: its %d s ran out while its answer (%d bytes) was read; it counts as timed out", in.Command, in.Timeout, len(stdout)))
+		return failed(fmt.Sprintf("timed out after %ds (while its answer was read)", in.Timeout))
+	}
+	if errors.Is(err, context.Canceled) {
+		return ev // interrupted: the dispatch stops and says so
+	}
 	if err != nil {
 		ev.Warnings = append(ev.Warnings,
 			fmt.Sprintf("hook %s printed stdout that is %s; it is ignored", in.Command, NotJSON(stdout, err)))
@@ -197,8 +214,10 @@ func excerpt(s string) string {
 }
 
 // exitTwoBlock is the block an exit 2 on pre_tool_call always produces.
-func exitTwoBlock(stdout, stderr string) *Answer {
-	if obj, err := pyjson.DecodeObject([]byte(stdout)); err == nil {
+// Its stdout is read within the hook's time; past it, stderr is quoted.
+func exitTwoBlock(ctx context.Context, stdout, stderr string) *Answer {
+	v, _ := pyjson.DecodeContext(ctx, []byte(stdout))
+	if obj, ok := v.(*pyjson.Object); ok {
 		if msg, ok := blockDirective(obj); ok {
 			return &Answer{Action: ActionBlock, Message: msg}
 		}

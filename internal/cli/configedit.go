@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
@@ -15,6 +16,7 @@ import (
 	"github.com/hermes-hooks/hermes/internal/config"
 	"github.com/hermes-hooks/hermes/internal/config/edit"
 	"github.com/hermes-hooks/hermes/internal/filelock"
+	"github.com/hermes-hooks/hermes/internal/guard"
 	"github.com/hermes-hooks/hermes/internal/hooks"
 )
 
@@ -183,4 +185,31 @@ func wholeSeconds(s string) (int, error) {
 		return 0, fmt.Errorf("%q is not a whole number of seconds (the config keeps whole seconds)", s)
 	}
 	return int(d / time.Second), nil
+}
+
+// guardPath is hermes-guard beside the hermes that was invoked, by the path
+// it was invoked as (a symlink such as /usr/local/bin/hermes is kept, so an
+// upgrade that moves the versioned folder it points to changes nothing).
+func guardPath() (string, error) {
+	self := os.Args[0]
+	if !strings.Contains(self, "/") {
+		p, err := exec.LookPath(self)
+		if err != nil {
+			return "", fmt.Errorf("cannot tell where hermes is installed (%s is not on PATH): %w; run hermes by its full path", self, err)
+		}
+		self = p
+	}
+	abs, err := filepath.Abs(self)
+	if err != nil {
+		return "", err
+	}
+	g := filepath.Join(filepath.Dir(abs), guard.Name)
+	if strings.ContainsAny(g, "$") {
+		return "", fmt.Errorf("the guard's path %s holds a \"$\", which the agent would expand in the config; install hermes in a folder without one", g)
+	}
+	fi, err := os.Stat(g)
+	if err != nil || !fi.Mode().IsRegular() || fi.Mode()&0o111 == 0 {
+		return "", fmt.Errorf("%s, the guard protected hooks run through, is missing or not executable: install it beside hermes (make build puts both in bin/); nothing was written", g)
+	}
+	return g, nil
 }

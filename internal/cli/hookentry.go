@@ -11,8 +11,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/hermes-hooks/hermes/internal/config"
+	dialect "github.com/hermes-hooks/hermes/internal/dialect/claude"
 	"github.com/hermes-hooks/hermes/internal/hooks"
-	"github.com/hermes-hooks/hermes/internal/importer/claude"
 	"github.com/hermes-hooks/hermes/internal/iostreams"
 	"github.com/hermes-hooks/hermes/internal/shell"
 )
@@ -128,4 +128,9 @@ func refuseNeverFires(ios *iostreams.IOStreams, warnings, neverFires []string, f
 }
 
 // claudeTool is the agent's tool for a Claude Code tool name, "" for none.
-func claudeTool(name string) string { return claude.Tools()[name] }
+func claudeTool(name string) string {
+	if hs := dialect.HermesTools(name); len(hs) > 0 {
+		return hs[0]
+	}
+	return ""
+}

@@ -67,8 +67,10 @@ func (p *payloadFlags) args(cmd *cobra.Command, args []string) error {
 // read returns the given payload in fields shape (nil when none was
 // given), with a note when it was read as the wire shape without saying
 // so. A file that is missing, not JSON, or JSON that is not an object is a
-// usage error: nothing runs on a payload that was not understood.
-func (p *payloadFlags) read(stdin io.Reader) (*pyjson.Object, []string, error) {
+// usage error: nothing runs on a payload that was not understood. An
+// interrupt (ctx) stops the parse of a large payload: nothing has run or
+// been written yet (SPEC §22).
+func (p *payloadFlags) read(ctx context.Context, stdin io.Reader) (*pyjson.Object, []string, error) {
 	var data []byte
 	var source string
 	switch {
@@ -94,7 +96,10 @@ func (p *payloadFlags) read(stdin io.Reader) (*pyjson.Object, []string, error) {
 	default:
 		return nil, nil, nil
 	}
-	v, err := pyjson.Decode(data)
+	v, err := pyjson.DecodeContext(ctx, data)
+	if ctx != nil && ctx.Err() != nil {
+		return nil, nil, CancelError
+	}
 	if err != nil {
 		return nil, nil, usageErrorf("payload from %s is not valid JSON: %v; nothing was run", source, err)
 	}
@@ -136,7 +141,7 @@ func (p *payloadFlags) begin(cmd *cobra.Command, f *Factory, event string, real 
 	if cmd != nil {
 		ctx = cmd.Context()
 	}
-	given, warnings, err := p.read(interruptible(ctx, f.IO.In))
+	given, warnings, err := p.read(ctx, interruptible(ctx, f.IO.In))
 	if !p.Stdin && p.File == "" && p.JSON == "" {
 		if f.IO.InputWaiting() {
 			// A payload piped without "-" would otherwise be ignored

@@ -79,6 +79,11 @@ type DispatchOptions struct {
 // DispatchShellWith is DispatchShell with options: the one loop behind
 // run-event and test --cases.
 func (e *Engine) DispatchShellWith(ctx context.Context, event string, fields *pyjson.Object, opts DispatchOptions) (*Dispatch, error) {
+	// An interrupt during the work before (reading a large payload) fires
+	// nothing and writes nothing.
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	ev, _ := e.Catalogue.Lookup(event)
 	d := &Dispatch{Event: event, Fields: fields, Wire: e.WireFor(event, fields)}
 	list, warnings, err := e.Store.Read()

@@ -10,6 +10,8 @@ import (
 	"sync"
 
 	"github.com/hermes-hooks/hermes/internal/allowlist"
+	dialect "github.com/hermes-hooks/hermes/internal/dialect/claude"
+	"github.com/hermes-hooks/hermes/internal/guard"
 	"github.com/hermes-hooks/hermes/internal/hooks/gateway"
 	"github.com/hermes-hooks/hermes/internal/pyjson"
 	"github.com/hermes-hooks/hermes/internal/pystr"
@@ -212,6 +214,13 @@ func (e *Engine) staticChecks(h ShellHook) HookReport {
 			r.add("guard", CheckFail, "%s", problem)
 		} else {
 			r.add("guard", CheckOK, "protected: the agent runs it through %s", h.Guard.Guard)
+		}
+		if _, ok := guard.DialectCommand(*h.Guard); ok {
+			if dialect.HasScriptFile(guard.JudgedArgv(*h.Guard)) {
+				r.add("dialect", CheckOK, "a Claude Code hook (run through sh -c in the Claude Code dialect); the approval pins its script %s", h.Script)
+			} else {
+				r.add("dialect", CheckOK, "a Claude Code hook with no script file: what is approved is the command string itself (and %s, the program it starts)", h.Script)
+			}
 		}
 	case e.Config.Settings.PinScripts && h.ParseErr == nil:
 		r.add("guard", CheckWarn, "the agent runs this script whatever it holds; protect it with: hermes hooks protect %s", quote(h.Shown()))

@@ -75,6 +75,7 @@ func ToolName(fields *pyjson.Object) string {
 // its answer.
 func (e *Engine) RunShell(ctx context.Context, h ShellHook, wire *pyjson.Object) ShellRun {
 	run := ShellRun{Hook: h}
+	answerCtx := ctx
 	switch {
 	case h.ParseErr != nil:
 		run.Result = shell.Result{Err: h.ParseErr.Error()}
@@ -89,6 +90,14 @@ func (e *Engine) RunShell(ctx context.Context, h ShellHook, wire *pyjson.Object)
 		toolName, _ := tool.(string)
 		sess, _ := wire.Get(wireSessionKey)
 		sessionID, _ := sess.(string)
+		// The answer is read within the hook's time: a hook cannot make
+		// the firing last longer than its timeout (and the §5 grace) by
+		// printing something slow to read.
+		if h.Timeout > 0 {
+			var cancel context.CancelFunc
+			answerCtx, cancel = context.WithDeadline(ctx, time.Now().Add(time.Duration(h.Timeout)*time.Second))
+			defer cancel()
+		}
 		req := shell.Request{
 			Argv:    h.Argv,
 			Stdin:   WireBytes(wire),
@@ -108,7 +117,10 @@ func (e *Engine) RunShell(ctx context.Context, h ShellHook, wire *pyjson.Object)
 	}
 	ev, _ := e.Catalogue.Lookup(h.Event)
 	run.Eval = Evaluate(EvalInput{Event: h.Event, Command: h.Shown(), Blocking: ev.Blocking,
-		FailClosed: h.FailClosed, Timeout: h.Timeout, Result: run.Result})
+		FailClosed: h.FailClosed, Timeout: h.Timeout, Result: run.Result, Ctx: answerCtx})
+	if run.Eval.TimedOut {
+		run.Result.TimedOut = true
+	}
 	return run
 }
 

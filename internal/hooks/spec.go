@@ -84,7 +84,13 @@ func (s Spec) Names(cmd string) bool {
 	}
 	// A protected hook is named by the command it guards too, "~/x.sh"
 	// for the "${HOME}/x.sh" protect wrote.
-	return s.Guard != nil && (cmd == s.Inner || guard.HomeForTilde(cmd) == s.InnerShown())
+	if s.Guard == nil {
+		return false
+	}
+	if c, ok := guard.DialectCommand(*s.Guard); ok && strings.ReplaceAll(cmd, "${CLAUDE_PROJECT_DIR}", "$CLAUDE_PROJECT_DIR") == c {
+		return true // a Claude Code hook by its command in settings.json
+	}
+	return cmd == s.Inner || guard.HomeForTilde(cmd) == s.InnerShown()
 }
 
 // Protected reports whether the hook runs through the guard.

@@ -1,6 +1,7 @@
 package pyjson
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -16,8 +17,13 @@ const maxDepth = 10000
 // accepts NaN, Infinity and -Infinity (kept as json.Number), the last of
 // duplicate keys wins (at the first one's place), and control characters
 // inside strings are refused. Errors are worded like Python's.
-func Decode(data []byte) (any, error) {
-	d := decoder{s: data}
+func Decode(data []byte) (any, error) { return DecodeContext(nil, data) }
+
+// DecodeContext is Decode that gives up when ctx is done (an interrupt, a
+// hook's timeout), returning ctx's error: reading a large document is work
+// a Ctrl-C or a deadline must be able to stop. A nil ctx never stops.
+func DecodeContext(ctx context.Context, data []byte) (any, error) {
+	d := decoder{s: data, ctx: ctx}
 	d.space()
 	v, err := d.value(0)
 	if err != nil {
@@ -44,8 +50,28 @@ func DecodeObject(data []byte) (*Object, error) {
 }
 
 type decoder struct {
-	s []byte
-	i int
+	s   []byte
+	i   int
+	ctx context.Context
+	n   int // values read, to look at ctx every checkEvery of them
+}
+
+// checkEvery is how many values are read between looks at the context: a
+// look costs a lock, a value tens of nanoseconds.
+const checkEvery = 1024
+
+// stopped reports ctx's error once in checkEvery values.
+func (d *decoder) stopped() error {
+	if d.ctx == nil {
+		return nil
+	}
+	if d.n++; d.n%checkEvery != 0 {
+		return nil
+	}
+	if err := d.ctx.Err(); err != nil {
+		return fmt.Errorf("reading JSON stopped at char %d: %w", d.i, err)
+	}
+	return nil
 }
 
 // errorf words an error as Python does: "<msg>: line L column C (char N)",
@@ -71,8 +97,12 @@ func (d *decoder) space() {
 	}
 }
 
+// literal consumes word if the input continues with it. It compares only
+// len(word) bytes: converting the whole rest of the input to a string, as
+// strings.HasPrefix(string(d.s[d.i:]), word) would, copies it at every
+// true, false, null and number and makes decoding quadratic.
 func (d *decoder) literal(word string) bool {
-	if strings.HasPrefix(string(d.s[d.i:]), word) {
+	if len(d.s)-d.i >= len(word) && string(d.s[d.i:d.i+len(word)]) == word {
 		d.i += len(word)
 		return true
 	}
@@ -82,6 +112,9 @@ func (d *decoder) literal(word string) bool {
 func (d *decoder) value(depth int) (any, error) {
 	if depth > maxDepth {
 		return nil, d.errorf("Nesting too deep")
+	}
+	if err := d.stopped(); err != nil {
+		return nil, err
 	}
 	if d.i >= len(d.s) {
 		return nil, d.errorf("Expecting value")
@@ -139,6 +172,7 @@ func (d *decoder) object(depth int) (any, error) {
 		}
 		// Python's dict keeps the last of duplicate keys, at the place of
 		// the first.
+		// Set indexes a wide object, so this stays linear.
 		obj.Set(key.(string), val)
 		d.space()
 		if d.i < len(d.s) && d.s[d.i] == '}' {
@@ -223,31 +257,61 @@ func (d *decoder) number() (any, error) {
 func (d *decoder) str() (any, error) {
 	start := d.i
 	d.i++ // "
+	// The common string has no escape and no control character: it is one
+	// slice of the input, copied once.
+	if j := plainEnd(d.s, d.i); j < len(d.s) && d.s[j] == '"' && utf8.Valid(d.s[d.i:j]) {
+		s := string(d.s[d.i:j])
+		d.i = j + 1
+		return s, nil
+	}
 	var sb strings.Builder
 	for {
+		if j := plainEnd(d.s, d.i); j > d.i {
+			writeText(&sb, d.s[d.i:j])
+			d.i = j
+		}
 		if d.i >= len(d.s) {
 			return nil, d.errorAt("Unterminated string starting at", start)
 		}
-		c := d.s[d.i]
-		switch {
+		switch c := d.s[d.i]; {
 		case c == '"':
 			d.i++
 			return sb.String(), nil
 		case c < 0x20:
 			return nil, d.errorf("Invalid control character at")
-		case c == '\\':
+		default: // the backslash
 			if err := d.escape(&sb); err != nil {
 				return nil, err
 			}
-		case c < utf8.RuneSelf:
-			sb.WriteByte(c)
-			d.i++
-		default:
-			r, size := utf8.DecodeRune(d.s[d.i:])
-			sb.WriteRune(r) // invalid UTF-8 becomes U+FFFD
-			d.i += size
 		}
 	}
+}
+
+// writeText appends a run of string bytes, invalid UTF-8 becoming U+FFFD
+// (no quote, backslash or control byte can sit inside a multi-byte
+// sequence, so reading the run alone decodes what reading on would).
+func writeText(sb *strings.Builder, run []byte) {
+	if utf8.Valid(run) {
+		sb.Write(run)
+		return
+	}
+	for len(run) > 0 {
+		r, size := utf8.DecodeRune(run)
+		sb.WriteRune(r)
+		run = run[size:]
+	}
+}
+
+// plainEnd returns where the run of string bytes from i that need no
+// attention (no quote, backslash or control character) ends.
+func plainEnd(s []byte, i int) int {
+	for i < len(s) {
+		if c := s[i]; c == '"' || c == '\\' || c < 0x20 {
+			return i
+		}
+		i++
+	}
+	return i
 }
 
 func (d *decoder) escape(sb *strings.Builder) error {

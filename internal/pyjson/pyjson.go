@@ -10,6 +10,7 @@ package pyjson
 
 import (
 	"errors"
+	"maps"
 )
 
 // Member is one key/value pair of an Object.
@@ -21,7 +22,16 @@ type Member struct {
 // Object is a JSON object that remembers the order of its keys.
 type Object struct {
 	members []Member
+	// idx maps each key to its place once the object has indexFrom keys
+	// or more, so that reading or building a wide object stays linear.
+	// Only the methods that change the object build it: reads from
+	// several goroutines never write.
+	idx map[string]int
 }
+
+// indexFrom is the width from which an object keeps idx; below it a
+// linear search is cheaper than hashing.
+const indexFrom = 32
 
 // NewObject returns an empty object.
 func NewObject() *Object { return &Object{} }
@@ -52,6 +62,12 @@ func (o *Object) Keys() []string {
 }
 
 func (o *Object) index(key string) int {
+	if o != nil && o.idx != nil {
+		if i, ok := o.idx[key]; ok {
+			return i
+		}
+		return -1
+	}
 	for i, m := range o.Members() {
 		if m.Key == key {
 			return i
@@ -73,18 +89,34 @@ func (o *Object) Has(key string) bool { return o.index(key) >= 0 }
 
 // Set replaces the value of key in place, or appends key at the end.
 func (o *Object) Set(key string, value any) *Object {
+	if o.idx == nil && len(o.members) >= indexFrom {
+		o.reindex()
+	}
 	if i := o.index(key); i >= 0 {
 		o.members[i].Value = value
 	} else {
+		if o.idx != nil {
+			o.idx[key] = len(o.members)
+		}
 		o.members = append(o.members, Member{key, value})
 	}
 	return o
+}
+
+func (o *Object) reindex() {
+	o.idx = make(map[string]int, len(o.members))
+	for i, m := range o.members {
+		o.idx[m.Key] = i
+	}
 }
 
 // Delete removes key if present.
 func (o *Object) Delete(key string) {
 	if i := o.index(key); i >= 0 {
 		o.members = append(o.members[:i:i], o.members[i+1:]...)
+		if o.idx = nil; len(o.members) >= indexFrom {
+			o.reindex()
+		}
 	}
 }
 
@@ -92,6 +124,9 @@ func (o *Object) Delete(key string) {
 func (o *Object) Clone() *Object {
 	c := &Object{members: make([]Member, o.Len())}
 	copy(c.members, o.Members())
+	if o != nil && o.idx != nil {
+		c.idx = maps.Clone(o.idx)
+	}
 	return c
 }
 

@@ -197,11 +197,18 @@ func FuzzDecode(f *testing.F) {
 		"{\"a\": 1, \"a\": 2}", `-`, `[`, `"\u00e9\/"`} {
 		f.Add([]byte(s))
 	}
+	// Large numeric inputs (the shape that made decoding quadratic) and a
+	// wide object, whose keys are indexed.
+	f.Add(benchDoc("numbers", 2_000))
+	f.Add(benchDoc("literals", 2_000))
+	f.Add(benchDoc("keys", 200))
+	f.Add([]byte("[" + strings.Repeat("9", 5_000) + ", -" + strings.Repeat("1", 400) + "e-" + strings.Repeat("7", 300) + "]"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		v, err := Decode(data)
 		if err != nil {
 			return
 		}
+		checkIndex(t, v)
 		out := Marshal(v, Options{})
 		v2, err := Decode(out)
 		if err != nil {
@@ -211,4 +218,21 @@ func FuzzDecode(f *testing.F) {
 			t.Fatalf("not stable: %s then %s", out, again)
 		}
 	})
+}
+
+// checkIndex fails when an object's index disagrees with its members.
+func checkIndex(t *testing.T, v any) {
+	switch v := v.(type) {
+	case []any:
+		for _, item := range v {
+			checkIndex(t, item)
+		}
+	case *Object:
+		for i, m := range v.Members() {
+			if got := v.index(m.Key); got != i {
+				t.Fatalf("index(%q) = %d, want %d", m.Key, got, i)
+			}
+			checkIndex(t, m.Value)
+		}
+	}
 }

@@ -7,6 +7,8 @@ import (
 	"os"
 	"syscall"
 	"time"
+
+	"github.com/hermes-hooks/hermes/internal/fileowner"
 )
 
 // Defaults of LockWait.
@@ -54,6 +56,7 @@ func lockWait(ctx context.Context, path string, w LockWait) (unlock func(), err 
 	if err != nil {
 		return nil, fmt.Errorf("cannot open the allowlist lock: %w", err)
 	}
+	fileowner.LikeParent(path) // root must not leave a lock the user cannot open
 	fd := int(f.Fd())
 	timeout, notifyAfter := w.Timeout, w.NotifyAfter
 	if timeout <= 0 {

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/hermes-hooks/hermes/internal/fileowner"
 	"github.com/hermes-hooks/hermes/internal/regfile"
 )
 
@@ -197,7 +198,10 @@ func writeNew(name string, data []byte) error {
 	if err != nil {
 		return err
 	}
-	_, err = f.Write(data)
+	err = fileowner.Keep(f, name)
+	if err == nil {
+		_, err = f.Write(data)
+	}
 	if err == nil {
 		err = f.Sync()
 	}

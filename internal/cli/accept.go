@@ -191,6 +191,9 @@ func acceptRun(cmd *cobra.Command, opts *acceptOptions) error {
 		if err := refuseUnreadable(chosen); err != nil {
 			return err
 		}
+		if err := refuseUnsafe(s, chosen); err != nil {
+			return err
+		}
 	}
 	if opts.SHA256 != "" {
 		for _, h := range chosen {
@@ -345,7 +348,23 @@ func refuseUnreadable(hs []hooks.ShellHook) error {
 	if len(bad) == 0 {
 		return nil
 	}
-	return fmt.Errorf("not approved: the script cannot be read, so there is nothing to pin (fix it, or approve the command string alone with --force):\n  %s", strings.Join(bad, "\n  "))
+	return fmt.Errorf("not approved: the script cannot be read, so there is nothing to pin (fix it; --force approves the command string alone only while no file is at the script path):\n  %s", strings.Join(bad, "\n  "))
+}
+
+// refuseUnsafe stops the approval of a script someone else can change
+// (SPEC §13.2 rule 9), judged now: run-event would not run it anyway, and
+// approving it silently hides that. --force approves it regardless.
+func refuseUnsafe(s *hooks.Setup, hs []hooks.ShellHook) error {
+	var bad []string
+	for _, h := range hs {
+		if now := s.InspectNow(h.Spec, nil); now.Unsafe != nil {
+			bad = append(bad, fmt.Sprintf("%s hook %q: %v", h.Event, h.Shown(), now.Unsafe))
+		}
+	}
+	if len(bad) == 0 {
+		return nil
+	}
+	return fmt.Errorf("not approved: someone else can change the script, so run-event would not run it (fix the owner or mode, e.g. chmod go-w, or approve anyway with --force):\n  %s", strings.Join(bad, "\n  "))
 }
 
 // unreadable says why a hook's script cannot be hashed now, "" when it can.
@@ -373,6 +392,9 @@ func confirmApproval(f *Factory, s *hooks.Setup, hs []hooks.ShellHook) (bool, []
 		for i, h := range hs {
 			shown[i] = s.Show(h)
 			fmt.Fprintf(w, "  %s  %s  (script: %s)\n", esc(h.Event), esc(h.Shown()), esc(orNone(h.Script)))
+			if runs := s.RunsAs(h.Spec); runs != "" {
+				fmt.Fprintf(w, "      runs as: %s\n", esc(runs))
+			}
 			fmt.Fprint(w, renderShown(f, shown[i], "      "))
 		}
 		ok, err := f.Prompter.Confirm(fmt.Sprintf("Approve %d hook(s)? Commands run with your full user credentials.", len(hs)), "", false)
@@ -412,7 +434,11 @@ func showScripts(ios *iostreams.IOStreams, s *hooks.Setup, hs []hooks.ShellHook)
 	w := ios.Out
 	printLocation(w, s.Loc)
 	for _, h := range hs {
-		fmt.Fprintf(w, "\n%s  %s\n  script: %s\n", esc(h.Event), esc(h.Shown()), esc(orNone(h.Script)))
+		fmt.Fprintf(w, "\n%s  %s\n", esc(h.Event), esc(h.Shown()))
+		if runs := s.RunsAs(h.Spec); runs != "" {
+			fmt.Fprintf(w, "  runs as: %s\n", esc(runs))
+		}
+		fmt.Fprintf(w, "  script: %s\n", esc(orNone(h.Script)))
 		sh := s.Show(h)
 		if sh.Fingerprint.Err != nil {
 			fmt.Fprintf(w, "  (the script cannot be read: %s)\n", esc(sh.Fingerprint.Err.Error()))

@@ -50,6 +50,9 @@ func (f *Factory) loadAndRead(cmd *cobra.Command) (*hooks.Setup, *allowlist.List
 func (f *Factory) load(cmd *cobra.Command, load func(config.Request) (*hooks.Setup, error)) (*hooks.Setup, error) {
 	s, err := load(f.request())
 	if err == nil {
+		if f.Environ != nil {
+			s.Environ = f.Environ()
+		}
 		f.explain(s.Loc)
 		s.Store.Wait = f.lockWait(cmd)
 	}

@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -103,7 +105,11 @@ func hookCommand(home, file string) string {
 	switch {
 	case shell.Quote(home) == home:
 		return cmd
-	case !strings.ContainsAny(home, "\"\\$`"):
+	case !strings.ContainsAny(home, "\"\\"):
+		// The agent's tokenizer (shlex) gives "$" and "`" no meaning in
+		// double quotes; and a "${...}" in the home's name stays as it is,
+		// where the path written out would be expanded by the config
+		// (SPEC §13.2 rule 8).
 		return `"` + cmd + `"`
 	}
 	// A home whose name would need escaping inside double quotes: name the
@@ -166,7 +172,7 @@ func newRun(cmd *cobra.Command, opts *newOptions) error {
 	approved := false
 	var approveWarnings []string
 	if opts.Approve {
-		if approved, approveWarnings, err = approveNew(opts, h); err != nil {
+		if approved, approveWarnings, err = approveNew(opts, h, body); err != nil {
 			return fmt.Errorf("%s was written and added to %s, but approving it failed: %w", script, res.Path, err)
 		}
 	}
@@ -226,8 +232,9 @@ func writeNewScript(path string, body []byte) error {
 
 // approveNew approves the hook just added, through the engine's approval
 // path, reading the config afresh so the command is the one the agent will
-// see.
-func approveNew(opts *newOptions, h hooks.NewHook) (bool, []string, error) {
+// see. It pins the bytes it wrote, and only if the file still holds them
+// (SPEC §13.2 rule 7): a rewrite in between is not approved.
+func approveNew(opts *newOptions, h hooks.NewHook, body []byte) (bool, []string, error) {
 	s, err := opts.f.LoadWithAllowlist(nil)
 	if err != nil {
 		return false, nil, err
@@ -238,7 +245,11 @@ func approveNew(opts *newOptions, h hooks.NewHook) (bool, []string, error) {
 	}
 	for _, spec := range s.Parsed.ForEvent(h.Event) {
 		if spec.Command == expandHome(h.Command, s) {
-			_, w, err := s.Approve([]hooks.ShellHook{s.Inspect(spec, list)}, allowlist.ViaAccept, opts.f.Now())
+			sum := sha256.Sum256(body)
+			_, w, err := s.ApprovePinned([]hooks.ShellHook{s.Inspect(spec, list)}, allowlist.ViaAccept, opts.f.Now(), hex.EncodeToString(sum[:]))
+			if errors.Is(err, hooks.ErrHashMismatch) {
+				err = fmt.Errorf("the script of %q changed after it was written, so it was not approved: review it, then approve it with 'hermes hooks accept': %w", h.Command, err)
+			}
 			return err == nil, append(warnings, w...), err
 		}
 	}

@@ -69,7 +69,9 @@ func pruneRun(cmd *cobra.Command, opts *pruneOptions) error {
 	if err != nil {
 		return err
 	}
+	asked := false
 	if !opts.DryRun && len(stale) > 0 && !opts.Yes {
+		asked = true
 		if !ios.CanPrompt() {
 			return usageErrorf("removing %d stale allowlist entry(ies) off a terminal needs --yes (see them with --dry-run)", len(stale))
 		}
@@ -91,9 +93,17 @@ func pruneRun(cmd *cobra.Command, opts *pruneOptions) error {
 	}
 	gone := stale
 	if !opts.DryRun && len(stale) > 0 {
-		// Decided again under the lock: another process may have changed
-		// the file since it was read.
-		gone, warnings, err = s.PruneStale(false)
+		if asked {
+			// The config may have changed while the question was open (a
+			// hook added and approved meanwhile): judged against it anew.
+			if s, err = opts.f.LoadWithAllowlist(cmd); err != nil {
+				return err
+			}
+		}
+		// Exactly the entries shown, decided again under the lock: another
+		// process may have changed the file since it was read (SPEC §13.2
+		// rule 4).
+		gone, warnings, err = s.PruneShown(stale)
 		printWarnings(ios, nil, warnings)
 		if err != nil {
 			return err

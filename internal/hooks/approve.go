@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/hermes-hooks/hermes/internal/allowlist"
+	"github.com/hermes-hooks/hermes/internal/trust"
 )
 
 // ErrHashMismatch is returned by ApprovePinned when a script's sha256 is
@@ -43,6 +44,11 @@ func (s *Setup) ApproveShown(hs []ShellHook, via string, now time.Time, want []s
 		if h.HasScriptFile() {
 			// Fresh, not cached: the approval must record what is there now.
 			fps[i] = allowlist.FingerprintNow(h.Script)
+		}
+		if why := trust.Unhashable(fps[i]); why != "" {
+			// No path of this tool approves without a hash while a file
+			// is there (SPEC §13.2 rule 1), --force included.
+			return nil, nil, fmt.Errorf("%s hook %q: %s; not approved", h.Event, h.Shown(), why)
 		}
 		wantSHA256 := want[i]
 		if wantSHA256 == "" {

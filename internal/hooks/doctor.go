@@ -167,8 +167,10 @@ func (e *Engine) staticChecks(h ShellHook) HookReport {
 	if h.Refusal != "" {
 		r.add("executable", CheckFail, "%s", h.Refusal)
 	}
-	if h.HasScriptFile() && h.ExecErr == nil {
-		r.Checks = append(r.Checks, e.permissionCheck(h.Script))
+	if h.Present {
+		// Readable or not, executable or not: whoever else can change it
+		// decides what runs (SPEC §13.2 rule 2).
+		r.Checks = append(r.Checks, e.permissionCheck(h))
 	}
 	switch {
 	case h.Protected():
@@ -232,13 +234,20 @@ func quote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + 
 // the script or a folder above it owned by another user, or writable by
 // others or by a shared group. With hooks_strict_modes: false the finding is
 // only information.
-func (e *Engine) permissionCheck(script string) Check {
-	err := e.safePaths().Check(script)
+func (e *Engine) permissionCheck(h ShellHook) Check {
+	// The verdict's own finding when the rule is on, so that doctor says
+	// what run-event does; asked here only to inform when it is off.
+	err := h.Unsafe
+	if err == nil && !(e.Config.Settings.StrictModes && e.Config.Settings.PinScripts) {
+		err = e.safePaths().Check(h.Script)
+	}
 	switch {
 	case err == nil:
 		return Check{"permissions", CheckOK, "only you (or root) can change the script and every folder above it"}
 	case !e.Config.Settings.StrictModes:
 		return Check{"permissions", CheckInfo, fmt.Sprintf("%v: someone else could change this script (hooks_strict_modes is false, so it still fires)", err)}
+	case !e.Config.Settings.PinScripts:
+		return Check{"permissions", CheckInfo, fmt.Sprintf("%v: someone else could change this script (hooks_pin_scripts is false, so it still fires)", err)}
 	}
 	return Check{"permissions", CheckFail, fmt.Sprintf("%v: someone else could change an approved script, so run-event will not run it; fix the owner or mode (chmod go-w), or set hooks_strict_modes: false", err)}
 }
@@ -362,6 +371,11 @@ func (e *Engine) gatewayChecks(ctx context.Context, g gateway.Hook, python strin
 	manifest := filepath.Join(g.Dir, gateway.ManifestName)
 	if !g.Enabled {
 		r.add("hook_yaml", CheckInfo, "%s: disabled (enabled: false): not loaded", manifest)
+		return r
+	}
+	if g.Unsafe != nil {
+		// Nothing of it is run, not even to check its handler.
+		r.add("permissions", CheckFail, "%v: another user could change this gateway hook; the agent would load it and run it as you (hermes does not); fix the owner or mode (chmod go-w), or remove it", g.Unsafe)
 		return r
 	}
 	// Discovery files a missing handler among the folder's problems; it is

@@ -2,6 +2,7 @@ package hooks
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/hermes-hooks/hermes/internal/pyre"
 )
@@ -42,6 +43,27 @@ func (m *Matcher) MatchErr(toolName string) (bool, error) {
 	}
 	return ok, nil
 }
+
+// MatchBy is MatchErr within a budget shared by a firing's matchers: the
+// match is abandoned (pyre.ErrTimeout) at deadline.
+func (m *Matcher) MatchBy(toolName string, deadline time.Time) (bool, error) {
+	if m == nil || m.re == nil {
+		return m.MatchErr(toolName)
+	}
+	ok, err := m.re.FullMatchBy(toolName, deadline)
+	if err != nil {
+		return false, fmt.Errorf("matcher %q on tool %q: %w", m.Source, toolName, err)
+	}
+	return ok, nil
+}
+
+// MatcherBudget bounds the time one firing spends in matchers, all hooks
+// together (SPEC §13.2 rule 5): forty hostile patterns cost this, not forty
+// match timeouts.
+const MatcherBudget = time.Second
+
+// matcherBudget is MatcherBudget, replaced by tests.
+var matcherBudget = MatcherBudget
 
 // Literal reports whether the matcher fell back to exact equality.
 func (m *Matcher) Literal() bool { return m != nil && m.re == nil }

@@ -103,6 +103,10 @@ type Parsed struct {
 	Specs       []Spec // events in file order, entries in list order
 	Webhooks    []Webhook
 	Diagnostics []config.Diagnostic
+	// UnknownEvents are the events the config lists hooks under that this
+	// build does not know (skipped with a warning): their approvals are
+	// not stale, since a newer build or the agent may serve them.
+	UnknownEvents []string
 }
 
 // ForEvent returns the specs of one event, in config order.
@@ -218,6 +222,7 @@ func (p *parser) event(pr config.Pair) {
 	ev, ok := p.cat.Lookup(pr.Key)
 	if !ok {
 		p.warn(path, line, "%s", p.unknownEvent(pr.Key))
+		p.out.UnknownEvents = append(p.out.UnknownEvents, pr.Key)
 		return
 	}
 	v := config.Resolve(pr.Value)

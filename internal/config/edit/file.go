@@ -7,6 +7,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/hermes-hooks/hermes/internal/fileowner"
 )
 
 // NewFileMode is the mode of a config file this package creates: it may
@@ -74,6 +76,9 @@ func UpdateFile(path string, change func(old []byte) ([]byte, error)) (before, a
 		if exists {
 			if fi, err := os.Stat(target); err == nil {
 				mode = fi.Mode().Perm()
+				if err := refuseHardLinks(target, fi); err != nil {
+					return old, nil, err
+				}
 			}
 		}
 		updated, err := change(old)
@@ -121,6 +126,9 @@ func writeTemp(target string, data []byte, mode fs.FileMode) (string, error) {
 	_, err = f.Write(data)
 	if err == nil {
 		err = f.Chmod(mode)
+	}
+	if err == nil {
+		err = fileowner.Keep(f, target)
 	}
 	if err == nil {
 		err = f.Sync()

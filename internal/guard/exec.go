@@ -42,7 +42,7 @@ func (g *run) exec(d Dialect) int {
 		}
 		if !run {
 			out, code := d.Answer(g.inv, nil, false, 0)
-			writeAll(out)
+			_ = writeAll(out)
 			res := shell.Result{ExitCode: &code, Stdout: pystr.DecodeText(out), Elapsed: time.Since(g.start)}
 			g.record(audit.Record{Status: audit.StatusRan, Result: res}, g.judge(res).Answer)
 			return code
@@ -142,7 +142,7 @@ func (g *run) exec(d Dialect) int {
 			exit = -int(sig)
 		}
 		out, c := d.Answer(g.inv, kept.buf, kept.truncated, exit)
-		writeAll(out)
+		_ = writeAll(out)
 		res.Stdout, res.StdoutTruncated = pystr.DecodeText(out), false
 		if c != exit || sig == 0 {
 			sig, code = 0, c
@@ -202,20 +202,22 @@ func (g *run) judge(res shell.Result) answer.Evaluation {
 		Blocking: g.blocking(), FailClosed: g.inv.FailClosed, Result: res})
 }
 
-// writeAll writes b to stdout, as much as the agent takes.
-func writeAll(b []byte) {
+// writeAll writes b to stdout; an error means the agent closed its end.
+func writeAll(b []byte) error {
 	for len(b) > 0 {
 		n, err := syscall.Write(1, b)
 		switch {
 		case err == syscall.EINTR:
 		case err == syscall.EAGAIN:
+			// A non-blocking stdout handed down: wait until it drains.
 			_, _ = unix.Poll([]unix.PollFd{{Fd: 1, Events: unix.POLLOUT}}, -1)
 		case err != nil:
-			return
+			return err
 		default:
 			b = b[n:]
 		}
 	}
+	return nil
 }
 
 // relay copies the pipe r to stdout (when write) until EOF, keeping the
@@ -236,18 +238,8 @@ func relay(r int, write bool) kept {
 		room := judgeLimit - len(k.buf)
 		k.truncated = k.truncated || n > room
 		k.buf = append(k.buf, buf[:min(n, room)]...)
-		for out := buf[:n]; write && len(out) > 0; {
-			w, err := syscall.Write(1, out)
-			switch {
-			case err == syscall.EINTR:
-			case err == syscall.EAGAIN:
-				// A non-blocking stdout handed down: wait until it drains.
-				_, _ = unix.Poll([]unix.PollFd{{Fd: 1, Events: unix.POLLOUT}}, -1)
-			case err != nil:
-				return k
-			default:
-				out = out[w:]
-			}
+		if write && writeAll(buf[:n]) != nil {
+			return k
 		}
 	}
 }

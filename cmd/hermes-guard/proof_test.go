@@ -175,6 +175,8 @@ func TestAgentSeesTheSame(t *testing.T) {
 		{"self-kill by SIGKILL", "pre_tool_call", "echo before\nkill -KILL $$\n", payload, 10},
 		{"self-kill by SIGTERM", "pre_tool_call", "echo before >&2\nkill -TERM $$\n", payload, 10},
 		{"self-kill by SIGQUIT", "pre_tool_call", "kill -QUIT $$\n", payload, 10},
+		{"SIGTERM to the whole group", "pre_tool_call", "echo before\nkill -TERM 0\nsleep 5\n", payload, 10},
+		{"SIGTERM to the group, trapped", "pre_tool_call", "trap 'echo caught; exit 0' TERM\nkill -TERM 0\nsleep 5 & wait\n", payload, 10},
 		{"timeout", "pre_tool_call", "echo started\nsleep 30\n", payload, 1},
 		{"1 MiB and more of stdout", "post_tool_call", "head -c 1100000 /dev/zero | tr '\\0' x\necho tail\n", payload, 20},
 		{"non-UTF-8 output", "pre_llm_call", "printf '\\377\\376{\"context\": \"bin\\351\"}\\n'\nprintf '\\200err' >&2\n", payload, 10},

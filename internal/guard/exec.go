@@ -5,7 +5,6 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"os/signal"
 	"strings"
 	"syscall"
 	"time"
@@ -73,14 +72,9 @@ func (g *run) exec(d Dialect) int {
 		defer syscall.Close(q[0])
 	}
 
-	// Signals the terminal or the agent sends the group reach the hook
-	// too; the guard outlives them so it can end as the hook ends. (Caught,
-	// not ignored: the hook gets default dispositions back at exec.)
 	if g.audit {
 		go audit.Warm() // while the hook runs, so the line costs nothing after
 	}
-	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
 	pid, err := syscall.ForkExec(path, g.inv.Inner, &syscall.ProcAttr{
 		Env:   hookEnv(),
 		Files: files,
@@ -89,12 +83,18 @@ func (g *run) exec(d Dialect) int {
 	if d != nil {
 		syscall.Close(int(files[0]))
 	}
+	if err == nil {
+		// Signals the terminal or the agent sends the group reach the hook
+		// too; the guard outlives them so it can end as the hook ends.
+		// Ignored only now that the hook runs with its own dispositions
+		// (an ignored signal would stay ignored across exec).
+		outliveGroupSignals()
+	}
 	if err != nil {
 		syscall.Close(pr)
 		if inW >= 0 {
 			syscall.Close(inW)
 		}
-		signal.Stop(sigs)
 		return g.failStart(shell.StartError(err, g.inv.Inner[0]))
 	}
 	if inW >= 0 {
@@ -119,7 +119,6 @@ func (g *run) exec(d Dialect) int {
 			break
 		}
 	}
-	signal.Stop(sigs)
 
 	res := shell.Result{Stdout: pystr.DecodeText(kept.buf), StdoutTruncated: kept.truncated, Elapsed: time.Since(g.start)}
 	var sig syscall.Signal

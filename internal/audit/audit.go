@@ -5,8 +5,6 @@ package audit
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
-	"os"
 	"path/filepath"
 	"time"
 
@@ -88,26 +86,15 @@ type auditJSON struct {
 // not pay it: the guard warms it while its hook runs.
 func Warm() { _, _ = encode(Record{Via: ViaExec, Refusal: "x"}) }
 
-// Append appends one record as a JSON line to the audit log (file
-// 0600, folder created 0700). O_APPEND keeps concurrent writers' lines whole.
+// Append appends one record as a JSON line to the audit log (file 0600,
+// folder created 0700): locked, in one write, rotated at RotateSize, and a
+// write cut short is taken back (see appendLine).
 func Append(home string, r Record) error {
 	line, err := encode(r)
 	if err != nil {
 		return err
 	}
-	path := Path(home)
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return fmt.Errorf("audit log: %w", err)
-	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
-	if err != nil {
-		return fmt.Errorf("audit log: %w", err)
-	}
-	if _, err := f.Write(line); err != nil {
-		f.Close()
-		return fmt.Errorf("audit log %s: %w", path, err)
-	}
-	return f.Close()
+	return appendLine(Path(home), line)
 }
 
 // encode is the line of r, newline included.

@@ -43,6 +43,8 @@ consent per (event, command), kept in shell-hooks-allowlist.json.`,
 		newCmdProtect(f, nil),
 		newCmdUnprotect(f, nil),
 		newCmdImport(f),
+		newCmdLog(f, nil),
+		newCmdStats(f, nil),
 	)
 	return cmd
 }

@@ -75,6 +75,14 @@ func (g *run) exec(d Dialect) int {
 	if g.audit {
 		go audit.Warm() // while the hook runs, so the line costs nothing after
 	}
+	// Signals the terminal or the agent sends the group reach the hook
+	// too; the guard outlives them so it can end as the hook ends. Set
+	// before the hook starts, which may signal its group at once: the
+	// forked child resets every signal the runtime handles to its default
+	// before exec, so the hook gets the dispositions it would get bare
+	// (only a signal ignored since the agent started stays ignored, as it
+	// would bare).
+	outliveGroupSignals()
 	pid, err := syscall.ForkExec(path, g.inv.Inner, &syscall.ProcAttr{
 		Env:   hookEnv(),
 		Files: files,
@@ -82,13 +90,6 @@ func (g *run) exec(d Dialect) int {
 	syscall.Close(pw)
 	if d != nil {
 		syscall.Close(int(files[0]))
-	}
-	if err == nil {
-		// Signals the terminal or the agent sends the group reach the hook
-		// too; the guard outlives them so it can end as the hook ends.
-		// Ignored only now that the hook runs with its own dispositions
-		// (an ignored signal would stay ignored across exec).
-		outliveGroupSignals()
 	}
 	if err != nil {
 		syscall.Close(pr)

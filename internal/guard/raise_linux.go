@@ -12,9 +12,11 @@ import (
 var groupSignals = []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT}
 
 // outliveGroupSignals sets groupSignals to be ignored, with raw
-// sigaction: os/signal's Notify costs about 0.5 ms of CPU at start (its
-// goroutine and a signal mask on every thread), a third of the guard's own
-// work.
+// sigaction behind the runtime's back: os/signal's Notify costs about
+// 0.5 ms of CPU at start (its goroutine and a signal mask on every
+// thread), a third of the guard's own work. The runtime still counts these
+// signals as its own, so a forked child resets them to the default
+// (clearSignalHandlers) before exec.
 func outliveGroupSignals() {
 	act := [4]uint64{1} // SIG_IGN
 	for _, sig := range groupSignals {

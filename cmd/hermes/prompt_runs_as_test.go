@@ -41,3 +41,21 @@ func TestPromptReapprovalWithoutSnapshotShowsScript(t *testing.T) {
 		t.Error("the hook fired though the answer was no")
 	}
 }
+
+// SPEC §13.2 rule 1 at a terminal: a script that is there but cannot be
+// hashed is not offered for approval; the prompt says why and asks
+// nothing.
+func TestPromptNotOfferedForUnhashableScript(t *testing.T) {
+	t.Parallel()
+	home := newHome(t, oneHookConfig, nil)
+	if err := os.Mkdir(filepath.Join(home, ".hermes", "hook.sh"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	s := runEventAtTerminal(t, home)
+	s.expect("not offered for approval")
+	s.exits(0)
+	s.showsNot("Allow this hook to run?")
+	if got := approvals(t, home); len(got) != 0 {
+		t.Errorf("recorded %+v", got)
+	}
+}

@@ -11,26 +11,15 @@ import (
 	"testing"
 )
 
-// nobodyUID is the uid of the user nobody on the test machines.
-const nobodyUID = 65534
-
 // nobodyHome makes a home of the user nobody holding config.yaml and
 // scripts, and returns it with a runner of hermes as nobody there (skipped
 // when that is impossible: see asNobody).
 func nobodyHome(t *testing.T, config string, scripts map[string]string) (string, func(env []string, args ...string) (string, error)) {
 	t.Helper()
-	root := t.TempDir()
-	home := filepath.Join(root, "home")
+	home := newHome(t, config, scripts)
 	hermesHome := filepath.Join(home, ".hermes")
-	if err := os.MkdirAll(hermesHome, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	writeFile(t, filepath.Join(hermesHome, "config.yaml"), config, 0o644)
-	for name, content := range scripts {
-		writeFile(t, filepath.Join(hermesHome, name), content, 0o755)
-	}
-	cred := asNobody(t, root)
-	bin := copyHermes(t, root)
+	cred := asNobody(t, home)
+	bin := copyHermes(t, home)
 	run := func(env []string, args ...string) (string, error) {
 		cmd := exec.Command(bin, args...)
 		cmd.Env = append([]string{"PATH=/usr/bin:/bin", "HOME=" + home, "HERMES_HOME=" + hermesHome, "NO_COLOR=1"}, env...)
@@ -101,7 +90,12 @@ func TestExecuteOnlyScriptAfterHashlessApproval(t *testing.T) {
 	}
 	script := filepath.Join(home, ".hermes", "x.sh")
 	writeFile(t, script, "#!/bin/sh\ntouch \"$HOME/ran\"\n", 0o111)
-	if err := os.Chown(script, nobodyUID, nobodyUID); err != nil {
+	fi, err := os.Stat(home) // nobody's, as asNobody made it
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := fi.Sys().(*syscall.Stat_t)
+	if err := os.Chown(script, int(st.Uid), int(st.Gid)); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.Chmod(script, 0o111); err != nil {

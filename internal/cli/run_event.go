@@ -124,8 +124,14 @@ func runEventRun(cmd *cobra.Command, opts *runEventOptions) error {
 		// payload's tool_name.
 		tool := hooks.ToolName(fields)
 		var hs []hooks.ShellHook
+		budget := hooks.NewMatchBudget()
 		for _, h := range e.ShellHooks(list) {
-			if h.Event == ev.Name && (!ev.Tool || h.Matcher.Match(tool)) && !sel.Excludes(h) {
+			if h.Event != ev.Name || sel.Excludes(h) {
+				continue
+			}
+			if !ev.Tool {
+				hs = append(hs, h)
+			} else if ok, _ := budget.Match(h.Matcher, tool); ok {
 				hs = append(hs, h)
 			}
 		}

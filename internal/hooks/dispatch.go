@@ -89,11 +89,9 @@ func (e *Engine) DispatchShellWith(ctx context.Context, event string, fields *py
 	toolName := ToolName(fields)
 	// The matchers of a firing share one budget; time spent running hooks
 	// does not count against it.
-	budget := matcherBudget
+	budget := NewMatchBudget()
 	matches := func(m *Matcher) (ok, timedOut bool) {
-		start := time.Now()
-		ok, err := m.MatchBy(toolName, start.Add(budget))
-		budget -= time.Since(start)
+		ok, err := budget.Match(m, toolName)
 		if err != nil {
 			d.Warnings = append(d.Warnings, err.Error())
 		}

@@ -41,7 +41,7 @@ func TestDispatchMatcherTimeout(t *testing.T) {
 	if len(runner.ran()) != 0 {
 		t.Errorf("ran %q", runner.ran())
 	}
-	if len(d.Warnings) != 42 || !strings.Contains(d.Warnings[0], "backtracks too much") {
+	if len(d.Warnings) != 42 || !strings.Contains(d.Warnings[0], "used up their 1s") {
 		t.Errorf("warnings %d: %q", len(d.Warnings), d.Warnings)
 	}
 

@@ -36,6 +36,7 @@ type Setup struct {
 
 	execMu     sync.Mutex
 	execChecks map[execKey]error
+	presence   sync.Map // path → bool: something is there (display only)
 }
 
 // Load finds HERMES_HOME and the config file, reads the config and parses

@@ -51,7 +51,7 @@ func (h *ShellHook) SkipReason() string { return h.Reason() }
 // the invocation's caches of hashes and path checks: for display (list,
 // diff, the checklist), never to decide whether to run a hook (InspectNow).
 func (s *Setup) Inspect(spec Spec, list *allowlist.List) ShellHook {
-	return s.inspect(spec, list, trust.Probes{Fingerprint: s.Fingerprints.Of, Paths: s.safePaths(), Executable: s.checkExecutable})
+	return s.inspect(spec, list, trust.Probes{Fingerprint: s.Fingerprints.Of, Paths: s.safePaths(), Executable: s.checkExecutable, Present: s.present})
 }
 
 // InspectNow is the one decision whether a hook may run now (SPEC §13,
@@ -121,6 +121,16 @@ func (s *Setup) checkExecutable(path string, firstWord bool) error {
 	s.execChecks[key] = err
 	s.execMu.Unlock()
 	return err
+}
+
+// present is an lstat once per path for the invocation, for display.
+func (s *Setup) present(path string) bool {
+	if v, ok := s.presence.Load(path); ok {
+		return v.(bool)
+	}
+	_, err := os.Lstat(path)
+	s.presence.Store(path, err == nil)
+	return err == nil
 }
 
 type execKey struct {

@@ -47,12 +47,21 @@ type Probes struct {
 	Fingerprint func(path string) allowlist.Fingerprint
 	Paths       *safepath.Checker
 	Executable  func(path string, firstWord bool) error
+	// Present reports whether anything is at path (lstat); nil asks the
+	// file system now.
+	Present func(path string) bool
+}
+
+// present is lstat succeeding: anything at path, of any type or mode.
+func present(path string) bool {
+	_, err := os.Lstat(path)
+	return err == nil
 }
 
 // Now are probes that hash, stat and check at this moment, from no cache:
 // what every decision to run a hook must use.
 func Now() Probes {
-	return Probes{Fingerprint: allowlist.FingerprintNow, Paths: safepath.New(os.Getuid()), Executable: shell.CheckExecutable}
+	return Probes{Fingerprint: allowlist.FingerprintNow, Paths: safepath.New(os.Getuid()), Executable: shell.CheckExecutable, Present: present}
 }
 
 // Verdict is everything known about a hook's script and approval now, and
@@ -168,8 +177,11 @@ func DecideWith(list *allowlist.List, h Hook, s Settings, look Probes) Verdict {
 		v.ExecErr = v.ParseErr
 	}
 	if v.HasScriptFile() {
-		_, err := os.Lstat(v.Script)
-		v.Present = err == nil
+		if look.Present != nil {
+			v.Present = look.Present(v.Script)
+		} else {
+			v.Present = present(v.Script)
+		}
 	}
 	// Who else could change the script is asked of the file and its
 	// folders themselves (lstat/stat), whatever the hash says and whoever

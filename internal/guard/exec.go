@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -51,6 +52,10 @@ func (g *run) exec(d Dialect) int {
 	// Found as execvp finds it (Popen's lookup); started with ForkExec, not
 	// os/exec, whose first start probes pidfd support with an extra child.
 	path, err := exec.LookPath(g.inv.Inner[0])
+	if errors.Is(err, exec.ErrDot) {
+		// A "." (or empty) entry of PATH found it: execvp runs it, so do we.
+		err = nil
+	}
 	if err != nil {
 		return g.failStart(shell.StartError(err, g.inv.Inner[0]))
 	}

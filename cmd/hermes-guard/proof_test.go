@@ -182,7 +182,9 @@ func TestAgentSeesTheSame(t *testing.T) {
 		{"non-UTF-8 output", "pre_llm_call", "printf '\\377\\376{\"context\": \"bin\\351\"}\\n'\nprintf '\\200err' >&2\n", payload, 10},
 		{"ignores a large stdin", "pre_tool_call", "echo '{\"action\": \"approve\"}'\n", strings.Repeat("p", 512<<10), 10},
 		{"background child holds stdout", "pre_llm_call", "cat >/dev/null\n(sleep 1; echo '{\"context\": \"late\"}') &\nexit 0\n", payload, 10},
-		{"signal dispositions and mask", "pre_llm_call", "grep -E '^Sig(Ign|Blk)' /proc/$$/status\n", payload, 10},
+		// Read by the shell itself: a child would catch it mid-fork, with
+		// signals blocked for a moment.
+		{"signal dispositions and mask", "pre_llm_call", "while read -r l; do case $l in SigIgn*|SigBlk*) echo \"$l\";; esac; done < /proc/$$/status\n", payload, 10},
 		{"environment", "pre_llm_call", "env | grep -v '^_=' | sort\n", payload, 10},
 	}
 	for i, tc := range cases {

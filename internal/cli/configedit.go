@@ -10,9 +10,11 @@ import (
 	"time"
 
 	udiff "github.com/aymanbagabas/go-udiff"
+	"github.com/spf13/cobra"
 
 	"github.com/hermes-hooks/hermes/internal/config"
 	"github.com/hermes-hooks/hermes/internal/config/edit"
+	"github.com/hermes-hooks/hermes/internal/filelock"
 	"github.com/hermes-hooks/hermes/internal/hooks"
 )
 
@@ -36,7 +38,7 @@ type configEdit struct {
 // <HERMES_HOME>/config.yaml when there is none. With dryRun nothing is
 // written. change may run more than once (when the file changes on disk
 // meanwhile, the edit is redone on what is there now).
-func editConfig(f *Factory, s *hooks.Setup, dryRun bool, change func([]byte) ([]byte, error)) (*configEdit, error) {
+func editConfig(cmd *cobra.Command, f *Factory, s *hooks.Setup, dryRun bool, change func([]byte) ([]byte, error)) (*configEdit, error) {
 	if err := checkWritableHome(f, s.Loc, dryRun); err != nil {
 		return nil, err
 	}
@@ -56,7 +58,7 @@ func editConfig(f *Factory, s *hooks.Setup, dryRun bool, change func([]byte) ([]
 			}
 		}
 	} else {
-		before, after, err = edit.UpdateFile(path, func(old []byte) ([]byte, error) {
+		before, after, err = edit.UpdateFile(path, edit.Options{Lock: f.configLockWait(cmd)}, func(old []byte) ([]byte, error) {
 			_, existed, _ = edit.ReadFile(path)
 			return change(old)
 		})
@@ -81,6 +83,16 @@ func editConfig(f *Factory, s *hooks.Setup, dryRun bool, change func([]byte) ([]
 		s.Loc.ConfigPath = path
 	}
 	return res, nil
+}
+
+// configLockWait is how an edit waits for the config lock: like the
+// allowlist lock (until Ctrl-C or SIGTERM, or --lock-timeout), saying so on
+// stderr after a second.
+func (f *Factory) configLockWait(cmd *cobra.Command) filelock.Wait {
+	w := f.lockWait(cmd)
+	return filelock.Wait{Context: w.Context, Timeout: w.Timeout, Notify: func() {
+		fmt.Fprintln(f.IO.ErrOut, "waiting for the config lock (another hermes is editing the config)…")
+	}}
 }
 
 // configEnv expands ${VAR} in config values as the agent does: with

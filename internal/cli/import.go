@@ -143,7 +143,7 @@ func importClaudeRun(cmd *cobra.Command, opts *importClaudeOptions) error {
 
 	var added []claude.Entry
 	var present []claude.Skipped
-	res, err := editConfig(opts.f, s, opts.DryRun, func(old []byte) ([]byte, error) {
+	res, err := editConfig(cmd, opts.f, s, opts.DryRun, func(old []byte) ([]byte, error) {
 		added, present = nil, nil
 		cur := old
 		for _, e := range entries {

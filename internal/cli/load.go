@@ -48,7 +48,12 @@ func (f *Factory) loadAndRead(cmd *cobra.Command) (*hooks.Setup, *allowlist.List
 }
 
 func (f *Factory) load(cmd *cobra.Command, load func(config.Request) (*hooks.Setup, error)) (*hooks.Setup, error) {
-	s, err := load(f.request())
+	req := f.request()
+	var ctx context.Context
+	if cmd != nil {
+		ctx = cmd.Context()
+	}
+	s, err := untilDone(ctx, func() (*hooks.Setup, error) { return load(req) })
 	if err == nil {
 		if f.Environ != nil {
 			s.Environ = f.Environ()
@@ -111,4 +116,34 @@ func (f *Factory) explain(loc *config.Location) {
 		fmt.Fprintf(w, "using %s\n", esc(loc.ConfigPath))
 	}
 	fmt.Fprintf(w, "hermes: allowlist %s\n", esc(allowlist.Open(loc.Home).Path))
+}
+
+// untilDone runs fn, which only reads, and returns its result, or
+// ctx.Err() as soon as ctx is done (Ctrl-C, SIGTERM): reading a config of
+// tens of megabytes takes seconds, and an interrupt must end hermes within
+// one (SPEC §22). fn is left to finish on its own; it writes nothing.
+func untilDone[T any](ctx context.Context, fn func() (T, error)) (T, error) {
+	if ctx == nil || ctx.Done() == nil {
+		return fn()
+	}
+	if err := ctx.Err(); err != nil {
+		var zero T
+		return zero, err
+	}
+	type result struct {
+		v   T
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		v, err := fn()
+		done <- result{v, err}
+	}()
+	select {
+	case r := <-done:
+		return r.v, r.err
+	case <-ctx.Done():
+		var zero T
+		return zero, ctx.Err()
+	}
 }

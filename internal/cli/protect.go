@@ -138,7 +138,7 @@ func protectRun(cmd *cobra.Command, opts *protectOptions) error {
 				return err
 			}
 		}
-		res, err = editConfig(opts.f, s, opts.DryRun, func(old []byte) ([]byte, error) {
+		res, err = editConfig(cmd, opts.f, s, opts.DryRun, func(old []byte) ([]byte, error) {
 			return hooks.RewriteCommands(old, plan)
 		})
 		if err != nil {

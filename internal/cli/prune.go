@@ -41,9 +41,12 @@ terminal this needs --yes; --dry-run only says what would go.`,
 
 type pruneJSON struct {
 	whereJSON
-	Removed int               `json:"removed"`
-	Entries []prunedEntryJSON `json:"entries"`
-	DryRun  bool              `json:"dry_run"`
+	Removed int `json:"removed"`
+	// RemovedEntries lists the entries removed (or that would be);
+	// Entries is the same list under its old name, kept for one release.
+	RemovedEntries []prunedEntryJSON `json:"removed_entries"`
+	Entries        []prunedEntryJSON `json:"entries"`
+	DryRun         bool              `json:"dry_run"`
 }
 
 type prunedEntryJSON struct {
@@ -86,7 +89,7 @@ func pruneRun(cmd *cobra.Command, opts *pruneOptions) error {
 		if !ok {
 			fmt.Fprintln(ios.ErrOut, "Nothing removed.")
 			if opts.JSON {
-				return writeJSON(ios.Out, pruneJSON{whereJSON: where(s.Loc), Entries: []prunedEntryJSON{}})
+				return writeJSON(ios.Out, pruneJSON{whereJSON: where(s.Loc), RemovedEntries: []prunedEntryJSON{}, Entries: []prunedEntryJSON{}})
 			}
 			return nil
 		}
@@ -110,13 +113,14 @@ func pruneRun(cmd *cobra.Command, opts *pruneOptions) error {
 		}
 	}
 	if opts.JSON {
-		out := pruneJSON{whereJSON: where(s.Loc), Removed: len(gone), Entries: []prunedEntryJSON{}, DryRun: opts.DryRun}
+		out := pruneJSON{whereJSON: where(s.Loc), Removed: len(gone), RemovedEntries: []prunedEntryJSON{}, DryRun: opts.DryRun}
 		if opts.DryRun {
 			out.Removed = 0
 		}
 		for i, shown := range s.ShownEntries(gone) {
-			out.Entries = append(out.Entries, prunedEntryJSON{gone[i].Event, shown})
+			out.RemovedEntries = append(out.RemovedEntries, prunedEntryJSON{gone[i].Event, shown})
 		}
+		out.Entries = out.RemovedEntries
 		return writeJSON(ios.Out, out)
 	}
 	w, cs := ios.Out, ios.Colors()

@@ -248,10 +248,8 @@ func renderDispatch(f *Factory, e *hooks.Engine, d *hooks.Dispatch, webhooks []w
 	switch {
 	case d.Interrupted:
 		fmt.Fprintln(w, "\nInterrupted: the hook running was killed and the rest did not run.")
-	case d.Outcome != nil:
-		fmt.Fprintf(w, "\nOutcome: %s\n", esc(fmt.Sprint(d.Outcome.Object())))
 	default:
-		fmt.Fprintln(w, "\nOutcome: none (observer event)")
+		printOutcome(w, d.Outcome)
 	}
 }
 

@@ -75,9 +75,9 @@ type HomeMissingError struct {
 
 func (e *HomeMissingError) Error() string {
 	if e.NotDir {
-		return fmt.Sprintf("HERMES_HOME %s is not a folder (named by %s): check the path; nothing was written", e.Path, e.Source)
+		return fmt.Sprintf("HERMES_HOME %s is not a folder (named by %s): check the path; nothing was read or written", e.Path, e.Source)
 	}
-	return fmt.Sprintf("HERMES_HOME %s does not exist (named by %s), and a home named explicitly is never created: check the path, or create it first (mkdir -p %s); nothing was written",
+	return fmt.Sprintf("HERMES_HOME %s does not exist (named by %s), and a home named explicitly is never created: check the path, or create it first (mkdir -p %s); nothing was read or written",
 		e.Path, e.Source, e.Path)
 }
 
@@ -200,6 +200,12 @@ func Locate(r Request) (*Location, error) {
 		}
 	}
 
+	// A home named explicitly that does not exist is a typo, for reading
+	// as for writing (SPEC §13 rule 16, §20): a CI job pointed at the
+	// wrong path must not pass on an empty home.
+	if err := loc.CheckWritable(); err != nil {
+		return nil, err
+	}
 	if err := loc.findConfig(r); err != nil {
 		return nil, err
 	}

@@ -64,6 +64,8 @@ type DoctorOptions struct {
 	PyErr  error
 	// SafeMode: HERMES_SAFE_MODE is set; no smoke run (SPEC §13.15).
 	SafeMode bool
+	// NoSmoke: --no-smoke; no smoke run, they run the hooks for real.
+	NoSmoke bool
 }
 
 // Doctor checks the home's own files, every shell hook (in config order)
@@ -91,6 +93,9 @@ func (e *Engine) Doctor(ctx context.Context, list *allowlist.List, o DoctorOptio
 		reason := smokeSkipReason(h)
 		if o.SafeMode && reason == "" {
 			reason = "safe mode"
+		}
+		if o.NoSmoke && reason == "" {
+			reason = "--no-smoke"
 		}
 		if h.Refusal != "" {
 			reports[i].add("smoke", CheckFail, "not run: %s", h.Refusal)
@@ -178,14 +183,13 @@ func smokeSkipReason(h ShellHook) string {
 
 func (e *Engine) staticChecks(h ShellHook) HookReport {
 	r := HookReport{Kind: "shell", Spec: &h.Spec}
-	if h.ExecErr != nil {
-		r.add("executable", CheckFail, "script missing or not executable: %v", h.ExecErr)
-	} else {
-		r.add("executable", CheckOK, "script %s exists and can run", h.Script)
+	r.Checks = append(r.Checks, executableChecks(h)...)
+	if c, ok := operatorCheck(h); ok {
+		r.Checks = append(r.Checks, c)
 	}
 	if !h.Approved {
 		r.add("approved", CheckFail, "not allowlisted — hook will NOT fire (review it, then approve with: hermes hooks accept %s --event %s --yes)",
-			quote(h.Shown()), h.Event)
+			quote(h.Shown()), shell.Quote(h.Event))
 	} else {
 		via := ""
 		if h.Approval.ApprovedVia != "" {
@@ -225,7 +229,7 @@ func driftCheck(h ShellHook) Check {
 	if !h.Fingerprint.Mtime.IsZero() {
 		now = allowlist.MtimeString(h.Fingerprint.Mtime)
 	}
-	reapprove := fmt.Sprintf("hermes hooks accept %s --event %s --yes", quote(h.Shown()), h.Event)
+	reapprove := fmt.Sprintf("hermes hooks accept %s --event %s --yes", quote(h.Shown()), shell.Quote(h.Event))
 	review := "review with: hermes hooks diff " + quote(h.Shown()) + ", then re-approve with: " + reapprove
 	unpinned := h.Approval.ScriptSHA256 == ""
 	switch h.Drift {

@@ -142,7 +142,21 @@ func Parse(f *config.File, cat *Catalogue, env config.Env) *Parsed {
 	}
 	p := &parser{file: f.Path, cat: cat, env: env, out: out, expansions: f.Expansions}
 	p.hooks(f.Hooks, f.HooksKeyLine)
+	p.outdented(f.TopKeys)
 	return out
+}
+
+// outdented names shell event names written as top-level keys: one line
+// indented wrongly (`pre_tool_call:` at column 0 under hooks:) makes its
+// hooks vanish, and the agent says nothing (SPEC §20). doctor counts the
+// warning as a problem; list prints it.
+func (p *parser) outdented(keys []config.KeyLine) {
+	for _, k := range keys {
+		if k.Key == "hooks" || !p.cat.Has(k.Key) || strings.Contains(k.Key, ":") {
+			continue
+		}
+		p.warn(k.Key, k.Line, "event %q at the top level of the config: it belongs under hooks:", k.Key)
+	}
 }
 
 type parser struct {

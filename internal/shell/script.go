@@ -70,19 +70,28 @@ func TildeScript(argv []string) string {
 
 // pickScript returns the index of the script word in argv.
 func pickScript(argv []string) int {
+	i, _ := ScriptWordIndex(argv)
+	return i
+}
+
+// ScriptWordIndex is the index of the word SPEC §4 picks as the script in
+// argv, and whether that word names a file (it has a script extension, a
+// "/" or a leading "~") rather than being the fallback first word, a
+// program looked up in PATH. A pipeline of programs has no script file.
+func ScriptWordIndex(argv []string) (idx int, file bool) {
 	for i, w := range argv {
 		for _, ext := range scriptExtensions {
 			if len(w) >= len(ext) && strings.EqualFold(w[len(w)-len(ext):], ext) {
-				return i
+				return i, true
 			}
 		}
 	}
 	for i, w := range argv {
 		if strings.Contains(w, "/") || strings.HasPrefix(w, "~") {
-			return i
+			return i, true
 		}
 	}
-	return 0
+	return 0, false
 }
 
 // CheckExecutable checks that the script found by ResolveScript can be run:

@@ -56,32 +56,16 @@ func ScriptWords(argv []string, projectDir string) (words []string, ok bool) {
 	return w, true
 }
 
-// scriptExtensions mirror SPEC §4's list.
-var scriptExtensions = []string{".sh", ".bash", ".zsh", ".fish", ".py", ".pyw", ".rb", ".pl", ".lua", ".js", ".mjs", ".cjs", ".ts"}
-
 // ScriptWord is the word SPEC §4 picks as the script among words, and
-// whether it is a file (a word with a script extension, or one with a /
-// or a leading ~) rather than the fallback first word, a program looked
-// up in PATH: a pipeline of programs has no script file, and what is
-// pinned for it is the command string itself.
+// whether it is a file rather than the fallback first word, a program
+// looked up in PATH (shell.ScriptWordIndex): a pipeline of programs has no
+// script file, and what is pinned for it is the command string itself.
 func ScriptWord(words []string) (word string, file bool) {
-	for _, w := range words {
-		lw := strings.ToLower(w)
-		for _, e := range scriptExtensions {
-			if strings.HasSuffix(lw, e) {
-				return w, true
-			}
-		}
-	}
-	for _, w := range words {
-		if strings.Contains(w, "/") || strings.HasPrefix(w, "~") {
-			return w, true
-		}
-	}
 	if len(words) == 0 {
 		return "", false
 	}
-	return words[0], false
+	i, file := shell.ScriptWordIndex(words)
+	return words[i], file
 }
 
 // HasScriptFile reports whether ScriptWord finds a file among words.

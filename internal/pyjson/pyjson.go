@@ -84,6 +84,18 @@ func (o *Object) Get(key string) (any, bool) {
 	return nil, false
 }
 
+// Value is the value of key, nil when absent (or o is nil).
+func (o *Object) Value(key string) any {
+	v, _ := o.Get(key)
+	return v
+}
+
+// Str is the value of key when it is a string, else "".
+func (o *Object) Str(key string) string {
+	s, _ := o.Value(key).(string)
+	return s
+}
+
 // Has reports whether key is present.
 func (o *Object) Has(key string) bool { return o.index(key) >= 0 }
 

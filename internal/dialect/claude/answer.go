@@ -170,12 +170,12 @@ func (a *answerer) plain(s string) {
 }
 
 func (a *answerer) object(o *pyjson.Object) {
-	if m := str(o, "systemMessage"); m != "" {
+	if m := o.Str("systemMessage"); m != "" {
 		a.reply.Warnings = append(a.reply.Warnings, m)
 	}
-	hso, _ := get(o, "hookSpecificOutput").(*pyjson.Object)
-	if cont, ok := get(o, "continue").(bool); ok && !cont {
-		reason := str(o, "stopReason")
+	hso, _ := o.Value("hookSpecificOutput").(*pyjson.Object)
+	if cont, ok := o.Value("continue").(bool); ok && !cont {
+		reason := o.Str("stopReason")
 		switch a.c.ClaudeEvent {
 		case "PreToolUse":
 			a.block(reason)
@@ -194,21 +194,21 @@ func (a *answerer) object(o *pyjson.Object) {
 	case "PreToolUse":
 		a.preToolUse(o, hso)
 	case "PostToolUse":
-		if str(o, "decision") == "block" {
+		if o.Str("decision") == "block" {
 			a.inexpressible("decision: block (feedback after the tool ran)")
 		}
-		if s := str(hso, "additionalContext"); s != "" {
+		if s := hso.Str("additionalContext"); s != "" {
 			a.inexpressible("additionalContext")
 		}
 	case "UserPromptSubmit", "SessionStart":
-		if str(o, "decision") == "block" {
+		if o.Str("decision") == "block" {
 			a.inexpressible("decision: block")
 			return
 		}
-		a.context(str(hso, "additionalContext"))
+		a.context(hso.Str("additionalContext"))
 	case "Stop":
-		if str(o, "decision") == "block" {
-			reason := str(o, "reason")
+		if o.Str("decision") == "block" {
+			reason := o.Str("reason")
 			if strings.TrimSpace(reason) == "" {
 				a.warnf("decision: block at Stop without a reason: Hermes needs a message to continue; it is ignored")
 				return
@@ -216,16 +216,16 @@ func (a *answerer) object(o *pyjson.Object) {
 			a.cont(reason)
 		}
 	case "SubagentStop":
-		if str(o, "decision") == "block" {
+		if o.Str("decision") == "block" {
 			a.inexpressible("decision: block (keeping the subagent going)")
 		}
 	}
 }
 
 func (a *answerer) preToolUse(o, hso *pyjson.Object) {
-	decision := str(hso, "permissionDecision")
-	reason := str(hso, "permissionDecisionReason")
-	updated, hasUpdate := get(hso, "updatedInput").(*pyjson.Object)
+	decision := hso.Str("permissionDecision")
+	reason := hso.Str("permissionDecisionReason")
+	updated, hasUpdate := hso.Value("updatedInput").(*pyjson.Object)
 	switch decision {
 	case "deny":
 		a.block(reason)
@@ -246,9 +246,9 @@ func (a *answerer) preToolUse(o, hso *pyjson.Object) {
 	}
 	if decision == "" {
 		// The legacy top-level decision (before hookSpecificOutput).
-		switch str(o, "decision") {
+		switch o.Str("decision") {
 		case "block":
-			a.block(str(o, "reason"))
+			a.block(o.Str("reason"))
 			return
 		case "approve":
 			// Claude's auto-allow: Hermes has none, so the call goes on

@@ -34,11 +34,11 @@ func corpusProject(t *testing.T) (string, map[string]string) {
 		t.Fatal(err)
 	}
 	cmds := map[string]string{}
-	hooks, _ := get(root, "hooks").(*pyjson.Object)
+	hooks, _ := root.Value("hooks").(*pyjson.Object)
 	for _, m := range hooks.Members() {
 		for _, g := range m.Value.([]any) {
-			for _, h := range get(g.(*pyjson.Object), "hooks").([]any) {
-				c := str(h.(*pyjson.Object), "command")
+			for _, h := range (g.(*pyjson.Object)).Value("hooks").([]any) {
+				c := (h.(*pyjson.Object)).Str("command")
 				if i := strings.Index(c, "/.claude/hooks/"); i >= 0 {
 					cmds[strings.Fields(c[i+len("/.claude/hooks/"):])[0]] = c
 				}

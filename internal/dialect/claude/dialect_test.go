@@ -70,10 +70,10 @@ func TestInputTools(t *testing.T) {
 		{"mcp_github_create_issue", `{"title": "t"}`, "mcp_github_create_issue", `{"title": "t"}`},
 	} {
 		_, o := mustInput(t, "pre_tool_call", wire("pre_tool_call", tc.tool, tc.args, ""))
-		if n := str(o, "tool_name"); n != tc.claude {
+		if n := o.Str("tool_name"); n != tc.claude {
 			t.Errorf("%s %s: tool_name %s, want %s", tc.tool, tc.args, n, tc.claude)
 		}
-		in, _ := get(o, "tool_input").(*pyjson.Object)
+		in, _ := o.Value("tool_input").(*pyjson.Object)
 		if got := in.String(); got != tc.input {
 			t.Errorf("%s %s: tool_input\n got %s\nwant %s", tc.tool, tc.args, got, tc.input)
 		}
@@ -107,7 +107,7 @@ func TestInputEvents(t *testing.T) {
 		if got := string(pyjson.Marshal(v, pyjson.Options{})); got != tc.want {
 			t.Errorf("%s: %s = %s, want %s", tc.event, tc.key, got, tc.want)
 		}
-		if e := str(o, "hook_event_name"); e != ClaudeEvent(tc.event) {
+		if e := o.Str("hook_event_name"); e != ClaudeEvent(tc.event) {
 			t.Errorf("%s: hook_event_name %s", tc.event, e)
 		}
 	}

@@ -39,11 +39,11 @@ func Input(event string, payload []byte) (*Call, []byte, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("the payload is not a JSON object: %w", err)
 	}
-	extra, _ := get(p, "extra").(*pyjson.Object)
-	c := &Call{Event: event, ClaudeEvent: ce, Cwd: str(p, "cwd")}
-	session := str(p, "session_id")
+	extra, _ := p.Value("extra").(*pyjson.Object)
+	c := &Call{Event: event, ClaudeEvent: ce, Cwd: p.Str("cwd")}
+	session := p.Str("session_id")
 	if session == "" {
-		session = str(extra, "parent_session_id")
+		session = extra.Str("parent_session_id")
 	}
 	out := pyjson.NewObject().
 		Set("session_id", session).
@@ -53,25 +53,25 @@ func Input(event string, payload []byte) (*Call, []byte, error) {
 		Set("hook_event_name", ce)
 	switch ce {
 	case "PreToolUse", "PostToolUse":
-		c.HermesTool = str(p, "tool_name")
-		c.HermesArgs, _ = get(p, "tool_input").(*pyjson.Object)
+		c.HermesTool = p.Str("tool_name")
+		c.HermesArgs, _ = p.Value("tool_input").(*pyjson.Object)
 		if c.HermesArgs == nil {
 			c.HermesArgs = pyjson.NewObject()
 		}
 		c.Row = RowFor(c.HermesTool, c.HermesArgs)
 		c.Tool, c.ToolInput = ToClaude(c.Row, c.HermesTool, c.HermesArgs)
 		out.Set("tool_name", c.Tool).Set("tool_input", c.ToolInput)
-		if id := str(extra, "tool_call_id"); id != "" {
+		if id := extra.Str("tool_call_id"); id != "" {
 			out.Set("tool_use_id", id)
 		}
 		if ce == "PostToolUse" {
-			out.Set("tool_response", toolResponse(get(extra, "result")))
+			out.Set("tool_response", toolResponse(extra.Value("result")))
 		}
 	case "UserPromptSubmit":
-		out.Set("prompt", str(extra, "user_message"))
+		out.Set("prompt", extra.Str("user_message"))
 	case "SessionStart":
 		out.Set("source", "startup")
-		if m := str(extra, "model"); m != "" {
+		if m := extra.Str("model"); m != "" {
 			out.Set("model", m)
 		}
 	case "SessionEnd":
@@ -79,19 +79,19 @@ func Input(event string, payload []byte) (*Call, []byte, error) {
 	case "Stop":
 		// A second try of the same final answer is Claude's stop hook
 		// firing again after it asked to go on.
-		attempt, _ := get(extra, "attempt").(json.Number)
+		attempt, _ := extra.Value("attempt").(json.Number)
 		n, _ := strconv.Atoi(string(attempt))
 		out.Set("stop_hook_active", n > 1)
-		if r := str(extra, "final_response"); r != "" {
+		if r := extra.Str("final_response"); r != "" {
 			out.Set("last_assistant_message", r)
 		}
 	case "SubagentStart":
-		out.Set("agent_id", str(extra, "child_session_id"))
-		out.Set("agent_type", str(extra, "child_role"))
+		out.Set("agent_id", extra.Str("child_session_id"))
+		out.Set("agent_type", extra.Str("child_role"))
 	case "SubagentStop":
 		out.Set("stop_hook_active", false)
-		out.Set("agent_type", str(extra, "child_role"))
-		if s := str(extra, "child_summary"); s != "" {
+		out.Set("agent_type", extra.Str("child_role"))
+		if s := extra.Str("child_summary"); s != "" {
 			out.Set("last_assistant_message", s)
 		}
 	}
@@ -270,15 +270,4 @@ func unscale(v any, by int) any {
 	return json.Number(strconv.FormatInt(int64(math.Ceil(f/float64(by))), 10))
 }
 
-func get(o *pyjson.Object, key string) any {
-	if o == nil {
-		return nil
-	}
-	v, _ := o.Get(key)
-	return v
-}
 
-func str(o *pyjson.Object, key string) string {
-	s, _ := get(o, key).(string)
-	return s
-}

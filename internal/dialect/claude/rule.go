@@ -100,17 +100,17 @@ func (r Rule) Match(c *Call, projectDir, home string) bool {
 		if c.Tool != "Bash" {
 			return false
 		}
-		return bashMatch(r, str(c.ToolInput, "command"))
+		return bashMatch(r, c.ToolInput.Str("command"))
 	case ruleFile:
 		if !contains(fileRuleTools[r.Tool], c.Tool) {
 			return false
 		}
-		p := str(c.ToolInput, "file_path")
+		p := c.ToolInput.Str("file_path")
 		if p == "" {
-			p = str(c.ToolInput, "notebook_path")
+			p = c.ToolInput.Str("notebook_path")
 		}
 		if p == "" {
-			p = str(c.ToolInput, "path")
+			p = c.ToolInput.Str("path")
 		}
 		if p == "" {
 			return false
@@ -120,7 +120,7 @@ func (r Rule) Match(c *Call, projectDir, home string) bool {
 		if c.Tool != "WebFetch" {
 			return false
 		}
-		u, err := url.Parse(str(c.ToolInput, "url"))
+		u, err := url.Parse(c.ToolInput.Str("url"))
 		if err != nil {
 			return false
 		}

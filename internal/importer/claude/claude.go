@@ -86,7 +86,7 @@ func Import(ctx context.Context, files []File, opts Options) ([]Entry, []Skipped
 		if err != nil {
 			return nil, nil, fmt.Errorf("%s: not a JSON object: %w", f.Path, err)
 		}
-		if b, _ := get(root, "disableAllHooks").(bool); b && disabledBy == "" {
+		if b, _ := root.Value("disableAllHooks").(bool); b && disabledBy == "" {
 			disabledBy = f.Path
 		}
 		all = append(all, parsed{f, root})
@@ -157,8 +157,8 @@ func parse(ctx context.Context, f File, root *pyjson.Object, opts Options) ([]En
 				skipped = append(skipped, Skipped{source, "", fmt.Sprintf("group %d is not an object", gi)})
 				continue
 			}
-			list, _ := get(group, "hooks").([]any)
-			matcher, notes, reason := translateMatcher(m.Key, str(group, "matcher"))
+			list, _ := group.Value("hooks").([]any)
+			matcher, notes, reason := translateMatcher(m.Key, group.Str("matcher"))
 			if reason != "" {
 				for _, h := range list {
 					skipped = append(skipped, Skipped{source, commandOf(h), reason})
@@ -180,24 +180,13 @@ func parse(ctx context.Context, f File, root *pyjson.Object, opts Options) ([]En
 	return entries, skipped, nil
 }
 
-func get(o *pyjson.Object, key string) any {
-	if o == nil {
-		return nil
-	}
-	v, _ := o.Get(key)
-	return v
-}
 
-func str(o *pyjson.Object, key string) string {
-	s, _ := get(o, key).(string)
-	return s
-}
 
 // commandOf names a hook in the report: its command, or its exec-form
 // argv, or its type.
 func commandOf(h any) string {
 	o, _ := h.(*pyjson.Object)
-	if c := strings.TrimSpace(str(o, "command")); c != "" {
+	if c := strings.TrimSpace(o.Str("command")); c != "" {
 		if argv, ok := execArgs(o); ok {
 			return dialect.Command(argv)
 		}
@@ -206,7 +195,7 @@ func commandOf(h any) string {
 	if argv, ok := execArgs(o); ok {
 		return dialect.Command(argv)
 	}
-	if u := str(o, "url"); u != "" {
+	if u := o.Str("url"); u != "" {
 		return u
 	}
 	return ""
@@ -216,7 +205,7 @@ func commandsOf(v any) []string {
 	var out []string
 	groups, _ := v.([]any)
 	for _, g := range groups {
-		l, _ := get(asObject(g), "hooks").([]any)
+		l, _ := asObject(g).Value("hooks").([]any)
 		for _, h := range l {
 			out = append(out, commandOf(h))
 		}
@@ -265,12 +254,12 @@ func translateMatcher(claudeEvent, m string) (matcher string, notes []string, re
 // execArgs is an exec-form hook's argv: its command (when given)
 // followed by args, run without a shell.
 func execArgs(o *pyjson.Object) ([]string, bool) {
-	l, ok := get(o, "args").([]any)
+	l, ok := o.Value("args").([]any)
 	if !ok {
 		return nil, false
 	}
 	var argv []string
-	if c := strings.TrimSpace(str(o, "command")); c != "" {
+	if c := strings.TrimSpace(o.Str("command")); c != "" {
 		argv = append(argv, c)
 	}
 	for _, a := range l {
@@ -293,11 +282,11 @@ func translateHook(h any, claudeEvent, event string, f File, opts Options) (Entr
 	if !ok {
 		return Entry{}, "a hook is not an object"
 	}
-	if t := str(o, "type"); t != "command" {
+	if t := o.Str("type"); t != "command" {
 		return Entry{}, fmt.Sprintf("hook of type %q: only command hooks can become Hermes shell hooks", t)
 	}
 	e := Entry{Event: event, ProjectDir: f.ProjectDir}
-	cmd := strings.TrimSpace(str(o, "command"))
+	cmd := strings.TrimSpace(o.Str("command"))
 	argv, exec := execArgs(o)
 	var inner []string
 	switch {
@@ -328,7 +317,7 @@ func translateHook(h any, claudeEvent, event string, f File, opts Options) (Entr
 		inner = dialect.ShellArgv(cmd)
 	}
 	tool := claudeEvent == "PreToolUse" || claudeEvent == "PostToolUse"
-	if rule := strings.TrimSpace(str(o, "if")); rule != "" {
+	if rule := strings.TrimSpace(o.Str("if")); rule != "" {
 		if !tool {
 			return Entry{}, fmt.Sprintf("if rule %q: Claude Code applies if rules to tool events only", rule)
 		}
@@ -344,7 +333,7 @@ func translateHook(h any, claudeEvent, event string, f File, opts Options) (Entr
 		}
 		e.If = r.Text
 	}
-	switch str(o, "onFailure") {
+	switch o.Str("onFailure") {
 	case "block":
 		if event == "pre_tool_call" {
 			e.FailClosed = true
@@ -353,12 +342,12 @@ func translateHook(h any, claudeEvent, event string, f File, opts Options) (Entr
 		}
 	case "", "continue", "allow":
 	default:
-		e.Notes = append(e.Notes, fmt.Sprintf("onFailure %q is not known; a crash lets the agent go on", str(o, "onFailure")))
+		e.Notes = append(e.Notes, fmt.Sprintf("onFailure %q is not known; a crash lets the agent go on", o.Str("onFailure")))
 	}
-	if b, _ := get(o, "async").(bool); b {
+	if b, _ := o.Value("async").(bool); b {
 		e.Notes = append(e.Notes, "async: Hermes runs the hook and waits for it")
 	}
-	if t, ok := get(o, "timeout").(json.Number); ok {
+	if t, ok := o.Value("timeout").(json.Number); ok {
 		fl, err := t.Float64()
 		switch {
 		case err != nil || math.IsNaN(fl):

@@ -38,7 +38,7 @@ func corpusProject(t *testing.T) (string, map[string]string) {
 	for _, m := range hooks.Members() {
 		for _, g := range m.Value.([]any) {
 			for _, h := range (g.(*pyjson.Object)).Value("hooks").([]any) {
-				c := (h.(*pyjson.Object)).Str("command")
+				c := h.(*pyjson.Object).Str("command")
 				if i := strings.Index(c, "/.claude/hooks/"); i >= 0 {
 					cmds[strings.Fields(c[i+len("/.claude/hooks/"):])[0]] = c
 				}

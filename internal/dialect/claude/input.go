@@ -269,5 +269,3 @@ func unscale(v any, by int) any {
 	}
 	return json.Number(strconv.FormatInt(int64(math.Ceil(f/float64(by))), 10))
 }
-
-

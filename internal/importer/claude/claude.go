@@ -180,8 +180,6 @@ func parse(ctx context.Context, f File, root *pyjson.Object, opts Options) ([]En
 	return entries, skipped, nil
 }
 
-
-
 // commandOf names a hook in the report: its command, or its exec-form
 // argv, or its type.
 func commandOf(h any) string {

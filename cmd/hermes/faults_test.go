@@ -4,8 +4,10 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -148,5 +150,126 @@ func TestStressInterruptLongParse(t *testing.T) {
 			}
 		}
 		t.Logf("%v while parsing a %d MiB payload: exit %d %.0f ms after the signal", sig, size>>20, cmd.ProcessState.ExitCode(), latency.Seconds()*1000)
+	}
+}
+
+// mountTmpfs mounts a tmpfs of size bytes on dir for the test (root only).
+func mountTmpfs(t *testing.T, dir string, size int) {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		t.Skip("mounting a small tmpfs needs root")
+	}
+	mount, err := exec.LookPath("mount")
+	if err != nil {
+		t.Skip("mount not found")
+	}
+	if out, err := exec.Command(mount, "-t", "tmpfs", "-o", fmt.Sprintf("size=%d,mode=0755", size), "tmpfs", dir).CombinedOutput(); err != nil {
+		t.Skipf("cannot mount a tmpfs here: %v: %s", err, out)
+	}
+	t.Cleanup(func() {
+		if out, err := exec.Command("umount", dir).CombinedOutput(); err != nil {
+			t.Errorf("umount %s: %v: %s", dir, err, out)
+		}
+	})
+}
+
+// fill writes to dir until the file system is full.
+func fill(t *testing.T, dir string) {
+	t.Helper()
+	f, err := os.Create(filepath.Join(dir, "filler"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	block := make([]byte, 4096)
+	for {
+		if _, err := f.Write(block); err != nil {
+			if !errors.Is(err, syscall.ENOSPC) {
+				t.Fatalf("filling %s: %v", dir, err)
+			}
+			return
+		}
+	}
+}
+
+// TestFaultDiskFullKeepsTheBlock: HERMES_HOME on a real full file system
+// (a 512 KiB tmpfs). The approved guard blocks; --accept-hooks cannot
+// record the new hook. run-event still exits 3 under --exit-code with the
+// guard's block, reports the write error, and the new hook does not run;
+// the allowlist is untouched and no temporary file is left. Before, the
+// write error turned the block into exit 1.
+func TestFaultDiskFullKeepsTheBlock(t *testing.T) {
+	h := newStressHome(t, buildHermes(t))
+	mountTmpfs(t, h.home, 512<<10)
+	guard := h.writeScript("guard.sh", `echo '{"decision": "block", "reason": "stopped by the guard"}'`+"\n")
+	marker := filepath.Join(h.root, "new.ran")
+	fresh := h.writeScript("new.sh", "touch "+marker+"\n")
+	h.writeConfig("pre_tool_call", 0, guard, fresh)
+	if r := h.run("hooks", "accept", guard, "--event", "pre_tool_call", "--yes"); r.code != 0 {
+		t.Fatalf("accept exited %d:\n%s", r.code, &r.stderr)
+	}
+	before, err := os.ReadFile(h.allowlistPath())
+	if err != nil {
+		t.Fatal(err)
+	}
+	fill(t, h.home)
+
+	r := h.run("--accept-hooks", "hooks", "run-event", "pre_tool_call", "--payload", `{"tool_name": "terminal"}`, "--exit-code", "--json")
+	var doc struct {
+		Outcome map[string]any
+		Errors  []string
+	}
+	if err := json.Unmarshal(r.stdout.Bytes(), &doc); err != nil {
+		t.Fatalf("run-event exited %d, stdout not its document (%v):\n%s\n%s", r.code, err, &r.stdout, &r.stderr)
+	}
+	if r.code != 3 || doc.Outcome["action"] != "block" || doc.Outcome["message"] != "stopped by the guard" {
+		t.Errorf("disk full: exit %d, outcome %v; want exit 3 and the guard's block\n%s", r.code, doc.Outcome, &r.stderr)
+	}
+	if len(doc.Errors) != 1 || !strings.Contains(doc.Errors[0], "no space left on device") ||
+		!strings.Contains(r.stderr.String(), "error: pre_tool_call hook") {
+		t.Errorf("the write error is not reported beside the outcome: errors %q\n%s", doc.Errors, &r.stderr)
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Error("the hook whose approval could not be recorded ran")
+	}
+	if after, err := os.ReadFile(h.allowlistPath()); err != nil || !bytes.Equal(after, before) {
+		t.Errorf("the allowlist changed on a full disk (%v)", err)
+	}
+	if left := h.tempFiles(); len(left) > 0 {
+		t.Errorf("temporary files left by the failed write: %q", left)
+	}
+}
+
+// TestFaultFolderSyncEIO: the real binary under strace, whose fsync of
+// HERMES_HOME itself (the folder, after the allowlist's rename) fails with
+// EIO. accept exits 1 saying the allowlist was replaced and its folder
+// could not be synced — not that saving failed — and the approval is in
+// the file.
+func TestFaultFolderSyncEIO(t *testing.T) {
+	strace, err := exec.LookPath("strace")
+	if err != nil {
+		t.Skip("strace not found (apt-get install strace)")
+	}
+	h := newStressHome(t, buildHermes(t))
+	guard := h.writeScript("guard.sh", "exit 0\n")
+	h.writeConfig("pre_tool_call", 0, guard)
+	cmd := h.command()
+	// -P: only system calls on HERMES_HOME itself, so the first fsync
+	// traced is the folder's (the files' fsyncs are on other paths).
+	cmd.Args = []string{strace, "-f", "-qq", "-o", "/dev/null", "-P", h.home, "-e", "trace=fsync",
+		"-e", "inject=fsync:error=EIO:when=1", h.bin, "hooks", "accept", guard, "--event", "pre_tool_call", "--yes"}
+	cmd.Path = strace
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	err = cmd.Run()
+	if code := cmd.ProcessState.ExitCode(); code != 1 {
+		t.Fatalf("exit %d (%v), want 1:\n%s", code, err, &stderr)
+	}
+	if msg := stderr.String(); !strings.Contains(msg, "shell-hooks-allowlist.json was replaced, but its folder "+h.home+" could not be synced") ||
+		!strings.Contains(msg, "input/output error") || strings.Contains(msg, "cannot save") {
+		t.Errorf("stderr does not say the file was replaced and the folder not synced:\n%s", msg)
+	}
+	if e := h.keys(h.readAllowlist())[hookKey{"pre_tool_call", guard}]; e == nil {
+		t.Error("the approval is not in the allowlist, though the rename succeeded")
 	}
 }

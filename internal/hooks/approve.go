@@ -3,6 +3,7 @@ package hooks
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"time"
 
 	"github.com/hermes-hooks/hermes/internal/allowlist"
@@ -35,7 +36,9 @@ func (s *Setup) ApprovePinned(hs []ShellHook, via string, now time.Time, wantSHA
 
 // ApproveShown approves hs[i] only if its script hashes to want[i] ("" =
 // whatever it is now): the content the person was shown (SPEC §13.6). One
-// mismatch records nothing and returns ErrHashMismatch.
+// mismatch records nothing and returns ErrHashMismatch. A script that is
+// there but cannot be read (EIO) records nothing either. With an
+// *allowlist.DirSyncError the entries were recorded (and are returned).
 func (s *Setup) ApproveShown(hs []ShellHook, via string, now time.Time, want []string) ([]allowlist.Entry, []string, error) {
 	fps := make([]allowlist.Fingerprint, len(hs))
 	for i, h := range hs {
@@ -43,6 +46,10 @@ func (s *Setup) ApproveShown(hs []ShellHook, via string, now time.Time, want []s
 		if h.hasScriptFile() {
 			// Fresh, not cached: the approval must record what is there now.
 			fps[i] = allowlist.FingerprintNow(h.Script)
+			if err := unpinnable(fps[i].Err); err != nil {
+				return nil, nil, fmt.Errorf("cannot read the script of %q (%s) to record its sha256: %w; nothing was approved (check the file and the disk, then approve again)",
+					h.Shown(), h.Script, err)
+			}
 		}
 		wantSHA256 := want[i]
 		if wantSHA256 == "" {
@@ -75,10 +82,26 @@ func (s *Setup) ApproveShown(hs []ShellHook, via string, now time.Time, want []s
 		}
 		return nil
 	})
+	var unsynced *allowlist.DirSyncError
+	if errors.As(err, &unsynced) {
+		return entries, warnings, err // recorded; only the folder sync failed
+	}
 	if err != nil {
 		return nil, warnings, err
 	}
 	return entries, warnings, nil
+}
+
+// unpinnable is a reading error that must stop an approval: one that says
+// nothing about the script (EIO, a FIFO in its place), so recording the
+// approval without its sha256 would pin nothing by accident (SPEC §22). A
+// missing script, or one we may not read, is approved by the command
+// string alone, as the agent does (accept needs --force for those).
+func unpinnable(err error) error {
+	if err == nil || errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) {
+		return nil
+	}
+	return err
 }
 
 func orNoScript(path string) string {

@@ -159,13 +159,15 @@ func (s *Store) Update(fn func(*List) error) ([]string, error) {
 		warnings[len(warnings)-1] = fmt.Sprintf(
 			"allowlist %s was %s; it was kept as %s and a new allowlist was written", s.Path, bad.reason, aside)
 	}
+	// Temporary files of killed writes go before this one is written: on a
+	// full disk they may be what is in the way.
+	if target, err := resolveLinks(s.Path); err == nil {
+		removeStaleTemps(filepath.Dir(target), "."+filepath.Base(target)+".tmp-*", time.Now())
+	}
 	err = writeAtomic(s.Path, l.encode())
 	var unsynced *DirSyncError
 	if err != nil && !errors.As(err, &unsynced) {
 		return warnings, fmt.Errorf("cannot save the allowlist: %w", err)
-	}
-	if target, err := resolveLinks(s.Path); err == nil {
-		removeStaleTemps(filepath.Dir(target), "."+filepath.Base(target)+".tmp-*", time.Now())
 	}
 	// A DirSyncError: the new allowlist is in place; the caller says so.
 	return warnings, err

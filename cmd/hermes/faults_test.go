@@ -86,7 +86,7 @@ func TestStressInterruptLongParse(t *testing.T) {
 	if _, ok := fdPos(os.Getpid(), 0); !ok {
 		t.Skip("needs /proc/<pid>/fdinfo to know hermes is in the parse")
 	}
-	size := stressSize(256<<20, 24<<20)
+	size := stressSize(64<<20, 16<<20)
 	h := newStressHome(t, buildHermes(t))
 	marker := filepath.Join(h.root, "ran")
 	h.writeConfig("pre_tool_call", 0, h.writeScript("guard.sh", "touch "+marker+"\ncat >/dev/null\n"))

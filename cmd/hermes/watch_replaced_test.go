@@ -3,30 +3,17 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 )
 
 // waitForText reads the output until a line containing want.
 func (w *watching) waitForText(want string) {
 	w.t.Helper()
-	deadline := time.After(failAfter) // bounds a test going wrong
-	for {
-		select {
-		case line, ok := <-w.lines:
-			if !ok {
-				w.t.Fatalf("hermes stopped before printing %q; stderr:\n%s", want, w.stderr.String())
-			}
-			if strings.Contains(line, want) {
-				return
-			}
-		case <-deadline:
-			w.t.Fatalf("no line with %q after %s; stderr:\n%s", want, failAfter, w.stderr.String())
-		}
-	}
+	w.waitFor(fmt.Sprintf("line with %q", want), func(line string) bool { return strings.Contains(line, want) })
 }
 
 // test --watch keeps watching when the scripts folder, then HERMES_HOME

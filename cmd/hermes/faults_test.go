@@ -91,16 +91,25 @@ func TestStressInterruptLongParse(t *testing.T) {
 	marker := filepath.Join(h.root, "ran")
 	h.writeConfig("pre_tool_call", 0, h.writeScript("guard.sh", "touch "+marker+"\ncat >/dev/null\n"))
 	payload := filepath.Join(h.root, "payload.json")
-	var b bytes.Buffer
-	b.WriteString(`{"tool_name": "terminal", "args": {"command": "ls", "pad": [`)
-	for b.Len() < size {
-		b.WriteString("1.5e3, true, null, -7, ")
-	}
-	b.WriteString(`0]}}`)
-	if err := os.WriteFile(payload, b.Bytes(), 0o644); err != nil {
+	// Written in pieces: the test process's own memory would show in the
+	// peak RSS that later tests measure for their children.
+	f, err := os.Create(payload)
+	if err != nil {
 		t.Fatal(err)
 	}
-	b = bytes.Buffer{}
+	bw := bufio.NewWriter(f)
+	bw.WriteString(`{"tool_name": "terminal", "args": {"command": "ls", "pad": [`)
+	piece := "1.5e3, true, null, -7, "
+	for n := 0; n < size; n += len(piece) {
+		bw.WriteString(piece)
+	}
+	bw.WriteString(`0]}}`)
+	if err := bw.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
 
 	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
 		in, err := os.Open(payload)

@@ -350,3 +350,87 @@ func TestFaultKilledWritesSwept(t *testing.T) {
 	k := hookKey{"pre_tool_call", cmds[2]}
 	h.checkKeys("after the sweep", map[hookKey]bool{k: true}, map[hookKey]bool{k: true})
 }
+
+// procRchar is the number of bytes process pid has read (Linux's
+// /proc/<pid>/io).
+func procRchar(pid int) (int64, bool) {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/io", pid))
+	if err != nil {
+		return 0, false
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if v, ok := strings.CutPrefix(line, "rchar:"); ok {
+			n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+			return n, err == nil
+		}
+	}
+	return 0, false
+}
+
+// TestStressInterruptLongConfigLoad: SIGTERM while run-event parses a
+// config of many hooks (seconds of YAML) ends it with exit 130 and nothing
+// written: the load is abandoned, not waited for. The signal is sent once
+// hermes has read at least the config's size (/proc/<pid>/io), so it lands
+// in the parse.
+func TestStressInterruptLongConfigLoad(t *testing.T) {
+	if _, ok := procRchar(os.Getpid()); !ok {
+		t.Skip("needs /proc/<pid>/io to know hermes is in the parse")
+	}
+	n := stressSize(200_000, 50_000)
+	h := newStressHome(t, buildHermes(t))
+	config := filepath.Join(h.home, "config.yaml")
+	f, err := os.Create(config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bw := bufio.NewWriter(f)
+	bw.WriteString("hooks:\n  on_session_start:\n")
+	for i := range n {
+		fmt.Fprintf(bw, "    - command: \"/opt/h/hook-%06d.sh --flag\"\n      timeout: 5\n", i)
+	}
+	if err := bw.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	fi, err := os.Stat(config)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	cmd := h.command("--accept-hooks", "hooks", "run-event", "on_session_start")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() { _ = cmd.Wait(); close(done) }()
+	for read := false; !read; {
+		select {
+		case <-done:
+			t.Fatalf("hermes exited %d before it was signalled:\n%s", cmd.ProcessState.ExitCode(), &stderr)
+		case <-time.After(time.Millisecond): // polling /proc for the event
+		}
+		rchar, ok := procRchar(cmd.Process.Pid)
+		read = ok && rchar >= fi.Size()
+	}
+	sent := time.Now()
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	<-done
+	latency := time.Since(sent)
+	if code := cmd.ProcessState.ExitCode(); code != 130 {
+		t.Errorf("SIGTERM while loading a config of %d hooks: exit %d, want 130:\n%s", n, code, &stderr)
+	}
+	if stdout.Len() != 0 {
+		t.Errorf("stdout %q, want nothing", stdout.String())
+	}
+	for _, p := range []string{h.allowlistPath(), filepath.Join(h.home, "logs")} {
+		if _, err := os.Stat(p); err == nil {
+			t.Errorf("%s exists; nothing may be written", p)
+		}
+	}
+	t.Logf("SIGTERM while loading a %.1f MB config of %d hooks: exit %d %.0f ms after the signal",
+		float64(fi.Size())/1e6, n, cmd.ProcessState.ExitCode(), latency.Seconds()*1000)
+}

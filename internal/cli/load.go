@@ -48,12 +48,43 @@ func (f *Factory) loadAndRead(cmd *cobra.Command) (*hooks.Setup, *allowlist.List
 }
 
 func (f *Factory) load(cmd *cobra.Command, load func(config.Request) (*hooks.Setup, error)) (*hooks.Setup, error) {
-	s, err := load(f.request())
+	req := f.request()
+	var ctx context.Context // nil: xRun called by a test without a command
+	if cmd != nil {
+		ctx = cmd.Context()
+	}
+	s, err := abandonOnInterrupt(ctx, func() (*hooks.Setup, error) { return load(req) })
 	if err == nil {
 		f.explain(s.Loc)
 		s.Store.Wait = f.lockWait(cmd)
 	}
 	return s, err
+}
+
+// abandonOnInterrupt runs work that only reads (loading a large config
+// can take seconds) and returns CancelError as soon as ctx ends, leaving
+// the work to finish unseen while hermes exits 130: rule 12 holds in long
+// parses too (SPEC §22). A nil ctx waits for the work.
+func abandonOnInterrupt[T any](ctx context.Context, work func() (T, error)) (T, error) {
+	if ctx == nil {
+		return work()
+	}
+	type result struct {
+		v   T
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		v, err := work()
+		done <- result{v, err}
+	}()
+	select {
+	case r := <-done:
+		return r.v, r.err
+	case <-ctx.Done():
+		var zero T
+		return zero, CancelError
+	}
 }
 
 // Store opens the allowlist of home, waiting for its lock as the command

@@ -3,10 +3,11 @@ BIN := bin/hermes
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X github.com/hermes-hooks/hermes/internal/cli.Version=$(VERSION)
 
-.PHONY: build test race demo lint bench fuzz docs stress clean
+.PHONY: build test race demo lint bench bench-guard fuzz docs stress clean
 
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/hermes
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags "-s -w" -o bin/hermes-guard ./cmd/hermes-guard
 
 ## test: every unit test and end-to-end scenario
 test:
@@ -30,9 +31,15 @@ BENCHTIME ?= 1s
 bench: build
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) ./...
 
-## stress: the stress and fault-injection suite at the sizes of SPEC §12 (go test runs it reduced)
+## bench-guard: SPEC §17's speed bar, paired whole-process runs of a hook
+## bare and through hermes-guard (the protected/bare ratio; the bar is 1.5)
+bench-guard:
+	$(GO) test -run '^$$' -bench ProtectedVsBare -benchtime 500x -count 5 ./cmd/hermes-guard
+
+## stress: the stress and fault-injection suite at the sizes of SPEC §12 and §21
+## (8 audit writers x 10,000 lines; go test runs it reduced)
 stress:
-	HERMES_STRESS=full $(GO) test -count=1 -run 'Stress' -timeout 30m -v ./cmd/hermes/
+	HERMES_STRESS=full $(GO) test -count=1 -run 'Stress' -timeout 30m -v ./cmd/hermes/ ./internal/audit/
 
 FUZZTIME ?= 30s
 fuzz:

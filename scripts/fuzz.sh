@@ -18,7 +18,8 @@ for target in \
   ./internal/pyre:FuzzCompile \
   ./internal/pyre:FuzzSimple \
   ./internal/pyjson:FuzzDecode \
-  ./internal/textsafe:FuzzLine
+  ./internal/textsafe:FuzzLine \
+  ./internal/audit:FuzzReader
 do
   pkg=${target%%:*}
   name=${target#*:}

@@ -10,9 +10,10 @@ import (
 	"syscall"
 	"testing"
 
-	allowlistfile "github.com/hermes-hooks/hermes/internal/allowlist"
-
 	"github.com/rogpeppe/go-internal/testscript"
+
+	allowlistfile "github.com/hermes-hooks/hermes/internal/allowlist"
+	"github.com/hermes-hooks/hermes/internal/guard"
 )
 
 func TestMain(m *testing.M) {
@@ -25,6 +26,14 @@ func TestMain(m *testing.M) {
 				}
 			}
 			os.Exit(run())
+		},
+		"hermes-guard": func() {
+			// testscript cuts argv[0] to the command's name; the guard
+			// matches its whole argv, which the agent runs by full path.
+			if exe, err := os.Executable(); err == nil {
+				os.Args[0] = exe
+			}
+			os.Exit(guard.Main(os.Args))
 		},
 	})
 }

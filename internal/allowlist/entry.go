@@ -31,6 +31,10 @@ const (
 	ViaAcceptHooksFlag = "accept-hooks-flag"
 	ViaEnv             = "env"
 	ViaConfig          = "config"
+	// ViaProtect and ViaUnprotect: an approval carried over to the wrapped
+	// (or back to the bare) command of a protected hook (SPEC §17).
+	ViaProtect   = "protect"
+	ViaUnprotect = "unprotect"
 )
 
 // Entry is one approval of an (event, command) pair.

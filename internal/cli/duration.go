@@ -59,3 +59,37 @@ func parseSeconds(s string) (time.Duration, error) {
 	}
 	return d, nil
 }
+
+var errSince = errors.New("want a duration back from now (90m, 12h, 7d, 2w) or a time (2026-12-01, 2026-12-01T10:00:00Z)")
+
+// parseSince reads --since: a duration back from now (Go's units plus d
+// for days and w for weeks, as people say "the last 7d"), a date or an
+// RFC 3339 time.
+func parseSince(s string, now time.Time) (time.Time, error) {
+	s = strings.TrimSpace(s)
+	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02"} {
+		if t, err := time.ParseInLocation(layout, s, time.Local); err == nil {
+			return t, nil
+		}
+	}
+	var d time.Duration
+	if n, unit := strings.TrimRight(s, "dw"), strings.TrimLeft(s, "0123456789."); n != s && (unit == "d" || unit == "w") {
+		f, err := strconv.ParseFloat(n, 64)
+		if err != nil || f > 1e5 {
+			return time.Time{}, errSince
+		}
+		d = time.Duration(f * float64(24*time.Hour))
+		if unit == "w" {
+			d *= 7
+		}
+	} else {
+		var err error
+		if d, err = time.ParseDuration(s); err != nil {
+			return time.Time{}, errSince
+		}
+	}
+	if d <= 0 {
+		return time.Time{}, errSince
+	}
+	return now.Add(-d), nil
+}

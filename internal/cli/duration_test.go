@@ -36,3 +36,25 @@ func TestSecondsValueString(t *testing.T) {
 		t.Errorf("Type = %s", v.Type())
 	}
 }
+
+func TestParseSince(t *testing.T) {
+	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	for in, want := range map[string]time.Time{
+		"90m":                  now.Add(-90 * time.Minute),
+		"12h":                  now.Add(-12 * time.Hour),
+		"7d":                   now.Add(-7 * 24 * time.Hour),
+		"1.5d":                 now.Add(-36 * time.Hour),
+		"2w":                   now.Add(-14 * 24 * time.Hour),
+		"2026-11-30T08:00:00Z": time.Date(2026, 11, 30, 8, 0, 0, 0, time.UTC),
+	} {
+		got, err := parseSince(in, now)
+		if err != nil || !got.Equal(want) {
+			t.Errorf("parseSince(%q) = %v, %v; want %v", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"", "yesterday", "-1h", "0s", "d", "7x", "1e9d", "7dd"} {
+		if _, err := parseSince(in, now); err == nil {
+			t.Errorf("parseSince(%q) accepted", in)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -11,6 +12,7 @@ import (
 	"github.com/hermes-hooks/hermes/internal/config"
 	"github.com/hermes-hooks/hermes/internal/hooks"
 	"github.com/hermes-hooks/hermes/internal/hooks/gateway"
+	"github.com/hermes-hooks/hermes/internal/iostreams"
 	"github.com/hermes-hooks/hermes/internal/pyjson"
 )
 
@@ -27,10 +29,12 @@ const (
 // test, with gateway entries.
 type gatewayTestJSON struct {
 	whereJSON
-	Event       string                  `json:"event"`
-	Payload     *pyjson.Object          `json:"payload"`
-	Results     []gatewayTestResultJSON `json:"results"`
-	Diagnostics []config.Diagnostic     `json:"diagnostics"`
+	Event   string                  `json:"event"`
+	Payload *pyjson.Object          `json:"payload"`
+	Results []gatewayTestResultJSON `json:"results"`
+	// Outcome: a slash command's routing (command:<name> only).
+	Outcome     *gateway.Decision   `json:"outcome,omitempty"`
+	Diagnostics []config.Diagnostic `json:"diagnostics"`
 }
 
 type gatewayTestResultJSON struct {
@@ -45,13 +49,14 @@ type gatewayTestResultJSON struct {
 }
 
 // gatewayRunJSON is `run-event <gateway event> --json`: the shape of a
-// shell run-event. Gateway hooks are observers: the outcome is always null,
-// and no webhook serves a gateway event.
+// shell run-event. Gateway hooks observe, so the outcome is null, except
+// for a slash command (command:<name>): what the gateway does with it
+// (gateway.Decision). No webhook serves a gateway event.
 type gatewayRunJSON struct {
 	Event string `json:"event"`
 	whereJSON
 	Hooks       []gatewayFiredJSON  `json:"hooks"`
-	Outcome     *hooks.Outcome      `json:"outcome"`
+	Outcome     *gateway.Decision   `json:"outcome"`
 	Webhooks    []webhookResultJSON `json:"webhooks"`
 	Diagnostics []config.Diagnostic `json:"diagnostics"`
 }
@@ -119,7 +124,9 @@ func gatewayTestRun(cmd *cobra.Command, f *Factory, e *hooks.Engine, event strin
 	safe := safeMode(f)
 	if real && safe {
 		fmt.Fprintln(ios.ErrOut, "HERMES_SAFE_MODE is set: no hook or webhook fires.")
-		return renderGateway(f, e, &hooks.GatewayFiring{Event: event, Context: ctxObj, Hooks: matched}, p, real)
+		g := &hooks.GatewayFiring{Event: event, Context: ctxObj, Hooks: matched}
+		g.Decide()
+		return renderGateway(f, e, g, p, real)
 	}
 	if !real && safe {
 		fmt.Fprintln(ios.ErrOut, "Note: HERMES_SAFE_MODE is set: run-event would fire nothing; test runs the hooks anyway.")
@@ -159,6 +166,13 @@ type gatewayEntry struct {
 	res        gateway.Result
 }
 
+// json is the entry as run-event --json lists it.
+func (en gatewayEntry) json() gatewayFiredJSON {
+	return gatewayFiredJSON{Kind: "gateway", Name: en.name, Status: en.status,
+		SkipReason: nullableString(en.skipReason), Error: nullableString(en.res.Error),
+		ElapsedSeconds: en.res.ElapsedSeconds, Result: en.res.Result, outputJSON: gatewayOutput(en.res)}
+}
+
 func gatewayEntries(g *hooks.GatewayFiring, real bool) []gatewayEntry {
 	var out []gatewayEntry
 	for i, h := range g.Hooks {
@@ -166,6 +180,9 @@ func gatewayEntries(g *hooks.GatewayFiring, real bool) []gatewayEntry {
 		switch {
 		case g.Results == nil: // safe mode
 			en.status, en.skipReason = statusSkipped, hooks.SkipSafeMode
+		case g.Results[i].AfterDecision: // the gateway stops at a decision
+			en.status, en.skipReason, en.res = statusSkipped, strings.TrimPrefix(g.Results[i].Error, "not run: "), g.Results[i]
+			en.res.Error = ""
 		case real && g.Unavailable[i]:
 			en.status, en.skipReason, en.res = statusSkipped, skipPythonUnavailable, g.Results[i]
 		case real && g.Results[i].NotRun:
@@ -186,16 +203,14 @@ func renderGateway(f *Factory, e *hooks.Engine, g *hooks.GatewayFiring, p *paylo
 	entries := gatewayEntries(g, real)
 	if p.Output {
 		if real {
-			out := gatewayRunJSON{Event: g.Event, whereJSON: where(e.Loc),
+			out := gatewayRunJSON{Event: g.Event, whereJSON: where(e.Loc), Outcome: g.Decision,
 				Hooks: []gatewayFiredJSON{}, Webhooks: []webhookResultJSON{}, Diagnostics: e.Diagnostics()}
 			for _, en := range entries {
-				out.Hooks = append(out.Hooks, gatewayFiredJSON{Kind: "gateway", Name: en.name, Status: en.status,
-					SkipReason: nullableString(en.skipReason), Error: nullableString(en.res.Error),
-					ElapsedSeconds: en.res.ElapsedSeconds, Result: en.res.Result, outputJSON: gatewayOutput(en.res)})
+				out.Hooks = append(out.Hooks, en.json())
 			}
 			return writeJSON(ios.Out, out)
 		}
-		out := gatewayTestJSON{whereJSON: where(e.Loc), Event: g.Event,
+		out := gatewayTestJSON{whereJSON: where(e.Loc), Event: g.Event, Outcome: g.Decision,
 			Payload: g.Context, Results: []gatewayTestResultJSON{}, Diagnostics: e.Diagnostics()}
 		for _, en := range entries {
 			out.Results = append(out.Results, gatewayTestResultJSON{Kind: "gateway", Name: en.name, Status: en.status,
@@ -210,8 +225,10 @@ func renderGateway(f *Factory, e *hooks.Engine, g *hooks.GatewayFiring, p *paylo
 	printLocation(w, e.Loc)
 	if len(g.Hooks) == 0 {
 		fmt.Fprintf(w, "\nNo gateway hooks subscribed to event: %s (looked in %s)\n", esc(g.Event), esc(e.GatewayDir()))
+		renderDecision(w, cs, g)
 		return nil
 	}
+	defer renderDecision(w, cs, g)
 	fired := 0
 	for _, en := range entries {
 		if en.status != statusSkipped {
@@ -251,6 +268,34 @@ func renderGateway(f *Factory, e *hooks.Engine, g *hooks.GatewayFiring, p *paylo
 		}
 	}
 	return nil
+}
+
+// renderDecision says what the gateway does with a slash command.
+func renderDecision(w io.Writer, cs iostreams.Palette, g *hooks.GatewayFiring) {
+	d := g.Decision
+	if d == nil {
+		return
+	}
+	name := "/" + strings.TrimPrefix(g.Event, "command:")
+	who := ""
+	if d.By >= 0 && d.By < len(g.Hooks) {
+		who = " (decided by " + esc(g.Hooks[d.By].Name) + ")"
+	}
+	fmt.Fprintln(w)
+	switch d.Decision {
+	case gateway.DecisionDeny:
+		fmt.Fprintf(w, "Outcome: %s %s is denied%s; the gateway replies: %s\n", cs.Red("deny"), esc(name), who, esc(*d.Message))
+	case gateway.DecisionHandled:
+		reply := "nothing"
+		if d.Message != nil {
+			reply = esc(*d.Message)
+		}
+		fmt.Fprintf(w, "Outcome: %s %s was handled by a hook%s: the built-in command does not run; the gateway replies: %s\n", cs.Yellow("handled"), esc(name), who, reply)
+	case gateway.DecisionRewrite:
+		fmt.Fprintf(w, "Outcome: %s %s runs as %s instead%s\n", cs.Yellow("rewrite"), esc(name), esc(*d.Command), who)
+	default:
+		fmt.Fprintf(w, "Outcome: %s %s runs as typed (no hook decided otherwise)\n", cs.Green("allow"), esc(name))
+	}
 }
 
 func gatewayOutput(res gateway.Result) outputJSON {

@@ -40,7 +40,11 @@ consent per (event, command), kept in shell-hooks-allowlist.json.`,
 		newCmdNew(f, nil),
 		newCmdAdd(f, nil),
 		newCmdDelete(f, nil),
+		newCmdProtect(f, nil),
+		newCmdUnprotect(f, nil),
 		newCmdImport(f),
+		newCmdLog(f, nil),
+		newCmdStats(f, nil),
 	)
 	return cmd
 }

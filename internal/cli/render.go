@@ -155,9 +155,20 @@ type commandJSON struct {
 	Command          string  `json:"command"`
 	CommandExpanded  *string `json:"command_expanded,omitempty"`
 	CommandHasSecret bool    `json:"command_has_secret,omitempty"`
+	// A protected hook (SPEC §17) is shown by the command it guards;
+	// wrapped is the command the config holds.
+	Protected bool    `json:"protected,omitempty"`
+	Wrapped   *string `json:"wrapped,omitempty"`
 }
 
 func commandOf(s hooks.Spec) commandJSON {
+	if s.Protected() {
+		c := commandJSON{Command: s.InnerShown(), CommandHasSecret: s.HasSecret(), Protected: true, Wrapped: nullableString(s.Shown())}
+		if s.InnerWritten != "" && !s.HasSecret() {
+			c.CommandExpanded = &s.Inner
+		}
+		return c
+	}
 	return commandJSON{Command: s.Shown(), CommandExpanded: nullableString(s.Expanded()), CommandHasSecret: s.HasSecret()}
 }
 
@@ -170,4 +181,21 @@ type whereJSON struct {
 
 func where(loc *config.Location) whereJSON {
 	return whereJSON{HermesHome: loc.Home, ConfigPath: nullableString(loc.ConfigPath)}
+}
+
+// shownCommand is how reports name a hook: as written, or, when protected,
+// by the command its guard runs (protectedMark says so).
+func shownCommand(s hooks.Spec) string {
+	if s.Protected() {
+		return s.InnerShown()
+	}
+	return s.Shown()
+}
+
+// protectedMark follows a protected hook's command in human output.
+func protectedMark(s hooks.Spec) string {
+	if s.Protected() {
+		return "  [protected]"
+	}
+	return ""
 }

@@ -106,7 +106,10 @@ func revokeForms(f *Factory, cmd string) []string {
 		return out
 	}
 	for _, spec := range s.Parsed.Specs {
-		if spec.Written == cmd && !slices.Contains(out, spec.Command) {
+		// As written, or the command a protected hook's guard runs: the
+		// allowlist holds the (expanded) wrapped command.
+		named := spec.Written == cmd || spec.Protected() && spec.Names(cmd)
+		if named && !slices.Contains(out, spec.Command) {
 			out = append(out, spec.Command)
 		}
 	}

@@ -143,6 +143,8 @@ type shellResultJSON struct {
 	// Warnings are what evaluating the answer found worth saying (exited
 	// 1, stdout not valid JSON…), as the human output shows them.
 	Warnings []string `json:"warnings"`
+	// GuardRefusal: the protected hook's guard refused to run it.
+	GuardRefusal *string `json:"guard_refusal,omitempty"`
 }
 
 // outputJSON is what a hook printed, as captured (up to 1 MiB a stream),
@@ -216,7 +218,7 @@ func shellResultToJSON(r hooks.ShellRun) shellResultJSON {
 	return shellResultJSON{Kind: "shell", commandJSON: commandOf(r.Hook.Spec), Approved: r.Hook.Approved,
 		ExitCode: res.ExitCode, TimedOut: res.TimedOut, Error: nullableString(res.Err),
 		ElapsedSeconds: res.ElapsedSeconds(), outputJSON: outputJSON{res.Stdout, res.Stderr, res.StdoutTruncated, res.StderrTruncated},
-		Parsed: r.Eval.Answer, Warnings: nonNil(r.Eval.Warnings)}
+		Parsed: r.Eval.Answer, Warnings: nonNil(r.Eval.Warnings), GuardRefusal: nullableString(r.GuardRefusal)}
 }
 
 // renderRun prints one hook's run the way the agent's `hooks test` does.
@@ -227,10 +229,15 @@ func renderRun(w io.Writer, cs iostreams.Palette, r hooks.ShellRun, showApproval
 		state = cs.SuccessIcon() + " allowed  "
 		if !h.Approved {
 			state = cs.FailureIcon() + " not allowlisted (run because test was asked to)  "
+		} else if h.Protected() && !h.Allowed() {
+			state = cs.WarningIcon() + " " + h.Reason() + "  "
 		}
 	}
-	fmt.Fprintf(w, "\n  %s%s\n", state, cs.Bold(esc(h.Shown())))
+	fmt.Fprintf(w, "\n  %s%s%s\n", state, cs.Bold(esc(shownCommand(h.Spec))), protectedMark(h.Spec))
 	res := r.Result
+	if r.GuardRefusal != "" {
+		fmt.Fprintf(w, "    %s refused by the guard: %s\n", cs.FailureIcon(), esc(r.GuardRefusal))
+	}
 	exit := "none"
 	if res.ExitCode != nil {
 		exit = fmt.Sprint(*res.ExitCode)

@@ -12,6 +12,7 @@ import (
 	"github.com/hermes-hooks/hermes/internal/config"
 	"github.com/hermes-hooks/hermes/internal/hooks"
 	"github.com/hermes-hooks/hermes/internal/hooks/cases"
+	"github.com/hermes-hooks/hermes/internal/hooks/gateway"
 )
 
 // casesJSON is test --cases --json (docs/json.md).
@@ -32,9 +33,10 @@ type caseJSON struct {
 	Failures []string     `json:"failures"`
 	Expected cases.Expect `json:"expected"`
 	Got      cases.Got    `json:"got"`
-	// Hooks are the event's hooks as run-event --json lists them.
-	Hooks          []firedShellJSON `json:"hooks"`
-	ElapsedSeconds float64          `json:"elapsed_seconds"`
+	// Hooks are the event's hooks as run-event --json lists them (shell
+	// entries, or gateway entries for a slash command's case).
+	Hooks          []any   `json:"hooks"`
+	ElapsedSeconds float64 `json:"elapsed_seconds"`
 }
 
 // testCasesRun is test --cases: every case of the file fired through the
@@ -60,15 +62,33 @@ func testCasesRun(cmd *cobra.Command, opts *testOptions) error {
 	}
 	var results []cases.Result
 	var warnings []string
+	var gw *cases.GatewayOptions // found when a slash command's case needs it
 	for _, c := range list {
-		r, err := cases.Run(cmd.Context(), e, c, opts.selection())
+		var r cases.Result
+		var err error
+		if gateway.IsCommandEvent(c.Event) {
+			if gw == nil {
+				if gw, err = opts.gatewayOptions(e); err != nil {
+					return err
+				}
+			}
+			r, err = cases.RunCommand(cmd.Context(), e, c, *gw)
+		} else {
+			r, err = cases.Run(cmd.Context(), e, c, opts.selection())
+		}
 		if err != nil {
 			if cmd.Context().Err() != nil {
 				return CancelError
 			}
 			return err
 		}
-		for _, w := range r.Dispatch.Warnings {
+		runWarnings := []string(nil)
+		if r.Dispatch != nil {
+			runWarnings = r.Dispatch.Warnings
+		} else if r.Gateway != nil {
+			runWarnings = r.Gateway.Warnings
+		}
+		for _, w := range runWarnings {
 			if !slices.Contains(warnings, w) {
 				warnings = append(warnings, w)
 			}
@@ -109,14 +129,34 @@ func casesToJSON(e *hooks.Engine, file string, results []cases.Result, failed in
 		Passed: len(results) - failed, Failed: failed, Diagnostics: e.Diagnostics()}
 	for _, r := range results {
 		j := caseJSON{Name: r.Case.Name, Event: r.Case.Event, Line: r.Case.Line, Passed: r.Passed(),
-			Failures: nonNil(r.Failures), Expected: r.Case.Expect, Got: r.Got, Hooks: []firedShellJSON{},
+			Failures: nonNil(r.Failures), Expected: r.Case.Expect, Got: r.Got, Hooks: []any{},
 			ElapsedSeconds: math.Round(r.Elapsed.Seconds()*1000) / 1000}
-		for _, run := range r.Dispatch.Runs {
-			j.Hooks = append(j.Hooks, firedToJSON(run))
+		if r.Dispatch != nil {
+			for _, run := range r.Dispatch.Runs {
+				j.Hooks = append(j.Hooks, firedToJSON(run))
+			}
+		}
+		if r.Gateway != nil {
+			for _, en := range gatewayEntries(r.Gateway, true) {
+				j.Hooks = append(j.Hooks, en.json())
+			}
 		}
 		out.Cases = append(out.Cases, j)
 	}
 	return out
+}
+
+// gatewayOptions finds the interpreter a slash command's case runs its
+// handlers with (--python, HERMES_PYTHON, python3), as test does.
+func (opts *testOptions) gatewayOptions(e *hooks.Engine) (*cases.GatewayOptions, error) {
+	if err := e.GatewayError(); err != nil {
+		return nil, err
+	}
+	python, pyErr := gateway.FindPython(opts.Python, opts.f.Env)
+	if pyErr != nil {
+		fmt.Fprintf(opts.f.IO.ErrOut, "%s %s\n", opts.f.IO.ErrColors().WarningIcon(), esc(pyErr.Error()))
+	}
+	return &cases.GatewayOptions{Python: python, PyErr: pyErr, Timeout: opts.Timeout}, nil
 }
 
 // renderCases prints one line per case, what was expected and what

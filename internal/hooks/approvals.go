@@ -120,7 +120,7 @@ func (s *Setup) configured() map[allowlist.Key]Spec {
 func (s *Setup) driftOf(e allowlist.Entry) allowlist.Drift {
 	h := s.Inspect(Spec{Event: e.Event, Command: e.Command}, nil)
 	fp := allowlist.Fingerprint{Path: h.Script, Err: allowlist.ErrNoScript}
-	if h.hasScriptFile() {
+	if h.HasScriptFile() {
 		fp = s.Fingerprints.Of(h.Script)
 	}
 	return allowlist.DriftOf(e, fp)

@@ -43,7 +43,7 @@ func (s *Setup) ApproveShown(hs []ShellHook, via string, now time.Time, want []s
 	fps := make([]allowlist.Fingerprint, len(hs))
 	for i, h := range hs {
 		fps[i] = allowlist.Fingerprint{Path: h.Script, Err: allowlist.ErrNoScript}
-		if h.hasScriptFile() {
+		if h.HasScriptFile() {
 			// Fresh, not cached: the approval must record what is there now.
 			fps[i] = allowlist.FingerprintNow(h.Script)
 			if err := unpinnable(fps[i].Err); err != nil {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/hermes-hooks/hermes/internal/config"
 	"github.com/hermes-hooks/hermes/internal/config/edit"
+	"github.com/hermes-hooks/hermes/internal/guard"
 )
 
 // NewHook is a shell hook to write into the config's hooks: block.
@@ -133,7 +134,15 @@ func ConfiguredCommands(src []byte) []string {
 
 func sameCommand(written, given string, env config.Env) bool {
 	w, g := strings.TrimSpace(written), strings.TrimSpace(given)
-	return w == g || strings.TrimSpace(config.ExpandEnv(w, env)) == g || strings.TrimSpace(config.ExpandEnv(g, env)) == strings.TrimSpace(config.ExpandEnv(w, env))
+	if w == g || strings.TrimSpace(config.ExpandEnv(w, env)) == g || strings.TrimSpace(config.ExpandEnv(g, env)) == strings.TrimSpace(config.ExpandEnv(w, env)) {
+		return true
+	}
+	// A protected hook is named by the command its guard runs too (SPEC
+	// §17), "~/x.sh" for the "${HOME}/x.sh" protect wrote.
+	if inner, _, ok := guard.Unwrap(w); ok {
+		return sameCommand(inner, guard.HomeForTilde(g), env)
+	}
+	return false
 }
 
 // scalarField is the string value of key in a mapping node.

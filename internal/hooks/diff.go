@@ -88,7 +88,7 @@ type Shown struct {
 // Show reads the hook's script now for a prompt.
 func (s *Setup) Show(h ShellHook) Shown {
 	sh := Shown{Hook: h, Fingerprint: allowlist.Fingerprint{Path: h.Script, Err: allowlist.ErrNoScript}}
-	if h.hasScriptFile() {
+	if h.HasScriptFile() {
 		sh.Fingerprint = allowlist.FingerprintNow(h.Script)
 	}
 	if h.Approved {
@@ -99,7 +99,7 @@ func (s *Setup) Show(h ShellHook) Shown {
 
 // Changed reports whether the script is no longer what was shown.
 func (sh Shown) Changed() bool {
-	if !sh.Hook.hasScriptFile() {
+	if !sh.Hook.HasScriptFile() {
 		return false
 	}
 	now := allowlist.FingerprintNow(sh.Hook.Script)

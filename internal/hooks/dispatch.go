@@ -12,6 +12,7 @@ import (
 	"github.com/hermes-hooks/hermes/internal/hooks/outbound"
 	"github.com/hermes-hooks/hermes/internal/pyjson"
 	"github.com/hermes-hooks/hermes/internal/shell"
+	"github.com/hermes-hooks/hermes/internal/trust"
 )
 
 // Consent decides, for a hook that is not trusted, whether it may fire now
@@ -172,7 +173,7 @@ func (e *Engine) admit(spec Spec, list *allowlist.List, opts DispatchOptions, d 
 	case opts.Policy:
 		return h, "", nil
 	case h.Unsafe != nil:
-		return h, "someone else can change the script: " + h.Unsafe.Error(), nil
+		return h, trust.UnsafePrefix + h.Unsafe.Error(), nil
 	case h.Trusted():
 		return h, "", nil
 	}
@@ -231,7 +232,7 @@ func failClosedOnSkip(ev Event, run ShellRun, trustSkip bool) *Answer {
 // and warns when it changed while the hook ran. It returns the hash now.
 func (e *Engine) checkAfter(d *Dispatch, run ShellRun) string {
 	h := run.Hook
-	if !h.hasScriptFile() {
+	if !h.HasScriptFile() {
 		return ""
 	}
 	after := allowlist.FingerprintNow(h.Script).SHA256
@@ -263,6 +264,9 @@ func (e *Engine) audit(d *Dispatch, run ShellRun, after string) {
 	rec := audit.Record{Time: e.Now(), Event: d.Event, Kind: "shell", Command: run.Hook.Shown(),
 		SHA256: run.Hook.Fingerprint.SHA256, SHA256After: after, Interrupted: run.Interrupted,
 		Result: run.Result, Answer: run.Eval.Answer, Via: audit.ViaRunEvent}
+	if run.GuardRefusal != "" {
+		rec.Status, rec.Refusal = audit.StatusRefused, run.GuardRefusal
+	}
 	if err := audit.Append(e.Loc.Home, rec); err != nil {
 		d.Warnings = append(d.Warnings, err.Error())
 	}

@@ -119,10 +119,40 @@ func (e *Engine) Doctor(ctx context.Context, list *allowlist.List, o DoctorOptio
 		}(i, h)
 	}
 	wg.Wait()
+	e.guardedChecks(hs, reports[first:])
 	for _, g := range e.GatewayHooks() {
 		reports = append(reports, e.gatewayChecks(ctx, g, o.Python, o.PyErr))
 	}
 	return reports
+}
+
+// guardedChecks adds to each protected hook's report what the audit log
+// says of the agent's runs of it (GuardedChecks): one read of the log for
+// all of them. reports are hs's, in order.
+func (e *Engine) guardedChecks(hs []ShellHook, reports []HookReport) {
+	var guarded []Guarded
+	var at []int
+	for i, h := range hs {
+		if !h.Protected() || !h.Approved {
+			continue
+		}
+		since, _ := allowlist.ParseTime(h.Approval.ApprovedAt)
+		guarded = append(guarded, Guarded{Event: h.Event, Commands: []string{h.Command, h.Shown()}, Since: since})
+		at = append(at, i)
+	}
+	if len(guarded) == 0 {
+		return
+	}
+	checks, _, err := GuardedChecks(e.Loc.Home, guarded)
+	if err != nil {
+		for _, i := range at {
+			reports[i].add(AuditCheckName, CheckWarn, "cannot read the audit log to see whether the agent ran it: %v", err)
+		}
+		return
+	}
+	for k, i := range at {
+		reports[i].Checks = append(reports[i].Checks, checks[k]...)
+	}
 }
 
 // smokeSkipReason says why a hook gets no smoke run, "" when it gets one:
@@ -167,8 +197,18 @@ func (e *Engine) staticChecks(h ShellHook) HookReport {
 	if h.Refusal != "" {
 		r.add("executable", CheckFail, "%s", h.Refusal)
 	}
-	if h.hasScriptFile() && h.ExecErr == nil {
+	if h.HasScriptFile() && h.ExecErr == nil {
 		r.Checks = append(r.Checks, e.permissionCheck(h.Script))
+	}
+	switch {
+	case h.Protected():
+		if problem := e.GuardProblem(h.Spec); problem != "" {
+			r.add("guard", CheckFail, "%s", problem)
+		} else {
+			r.add("guard", CheckOK, "protected: the agent runs it through %s", h.Guard.Guard)
+		}
+	case e.Config.Settings.PinScripts && h.ParseErr == nil:
+		r.add("guard", CheckWarn, "the agent runs this script whatever it holds; protect it with: hermes hooks protect %s", quote(h.Shown()))
 	}
 	return r
 }
@@ -270,6 +310,9 @@ func (e *Engine) smoke(ctx context.Context, h ShellHook, r *HookReport) {
 	res := run.Result
 	out := pystr.Strip(res.Stdout)
 	switch {
+	case run.GuardRefusal != "":
+		r.add("smoke", CheckFail, "refused by the guard: %s", run.GuardRefusal)
+		return
 	case res.TimedOut:
 		r.add("smoke", CheckFail, "smoke run timed out after %ds", h.Timeout)
 	case res.Err != "":

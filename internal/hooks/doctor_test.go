@@ -120,20 +120,20 @@ func TestDoctorShellChecks(t *testing.T) {
 	reports := doctorEngine(s, runner).Doctor(context.Background(), list, DoctorOptions{Parallel: 0})
 
 	want := []struct{ command, checks string }{
-		{"~/ok.sh", "executable:ok approved:ok drift:ok permissions:ok smoke:ok"},
-		{"~/exit1.sh", "executable:ok approved:ok drift:ok permissions:ok smoke:ok lint:warn lint:warn"},
-		{"~/quiet.sh", "executable:ok approved:ok drift:ok permissions:ok smoke:ok"},
-		{"~/chatty.sh", "executable:ok approved:ok drift:ok permissions:ok smoke:fail"},
-		{"~/odd.sh", "executable:ok approved:ok drift:ok permissions:ok smoke:ok smoke:warn"},
-		{"~/list.sh", "executable:ok approved:ok drift:ok permissions:ok smoke:ok smoke:warn"},
-		{"~/slow.sh", "executable:ok approved:ok drift:ok permissions:ok smoke:fail"},
-		{"~/nostart.sh", "executable:ok approved:ok drift:ok permissions:ok smoke:fail"},
+		{"~/ok.sh", "executable:ok approved:ok drift:ok permissions:ok guard:warn smoke:ok"},
+		{"~/exit1.sh", "executable:ok approved:ok drift:ok permissions:ok guard:warn smoke:ok lint:warn lint:warn"},
+		{"~/quiet.sh", "executable:ok approved:ok drift:ok permissions:ok guard:warn smoke:ok"},
+		{"~/chatty.sh", "executable:ok approved:ok drift:ok permissions:ok guard:warn smoke:fail"},
+		{"~/odd.sh", "executable:ok approved:ok drift:ok permissions:ok guard:warn smoke:ok smoke:warn"},
+		{"~/list.sh", "executable:ok approved:ok drift:ok permissions:ok guard:warn smoke:ok smoke:warn"},
+		{"~/slow.sh", "executable:ok approved:ok drift:ok permissions:ok guard:warn smoke:fail"},
+		{"~/nostart.sh", "executable:ok approved:ok drift:ok permissions:ok guard:warn smoke:fail"},
 		// Exit 3, nothing on stdout, an error on stderr: broken, not healthy.
-		{"~/exit3.sh", "executable:ok approved:ok drift:ok permissions:ok smoke:fail"},
-		{"~/new.sh", "executable:ok approved:fail permissions:ok smoke:skip"},
-		{"~/edited.sh", "executable:ok approved:ok drift:fail permissions:ok smoke:skip"},
-		{"~/gone.sh", "executable:fail approved:ok drift:warn smoke:skip"},
-		{"~/agent.sh", "executable:ok approved:ok drift:info permissions:ok smoke:ok"},
+		{"~/exit3.sh", "executable:ok approved:ok drift:ok permissions:ok guard:warn smoke:fail"},
+		{"~/new.sh", "executable:ok approved:fail permissions:ok guard:warn smoke:skip"},
+		{"~/edited.sh", "executable:ok approved:ok drift:fail permissions:ok guard:warn smoke:skip"},
+		{"~/gone.sh", "executable:fail approved:ok drift:warn guard:warn smoke:skip"},
+		{"~/agent.sh", "executable:ok approved:ok drift:info permissions:ok guard:warn smoke:ok"},
 	}
 	if len(reports) != len(want) {
 		t.Fatalf("%d reports, want %d", len(reports), len(want))

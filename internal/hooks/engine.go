@@ -2,6 +2,7 @@ package hooks
 
 import (
 	"context"
+	"github.com/hermes-hooks/hermes/internal/guard"
 	"time"
 
 	"github.com/hermes-hooks/hermes/internal/hooks/outbound"
@@ -30,6 +31,9 @@ type ShellRun struct {
 	Eval       Evaluation
 	// Interrupted: Ctrl-C or SIGTERM killed the hook while it ran.
 	Interrupted bool
+	// GuardRefusal: the hook is protected and its guard refused to run it,
+	// for this reason (SPEC §17).
+	GuardRefusal string
 }
 
 // Fired reports whether the hook ran.
@@ -91,12 +95,22 @@ func (e *Engine) RunShell(ctx context.Context, h ShellHook, wire *pyjson.Object)
 			answerCtx, cancel = context.WithDeadline(ctx, time.Now().Add(time.Duration(h.Timeout)*time.Second))
 			defer cancel()
 		}
-		run.Result = e.Runner.Run(ctx, shell.Request{
+		req := shell.Request{
 			Argv:    h.Argv,
 			Stdin:   WireBytes(wire),
 			Env:     shell.HookEnv(e.Environ, e.Loc.Home, h.Event, toolName, sessionID),
 			Timeout: time.Duration(h.Timeout) * time.Second,
-		})
+		}
+		if h.Guard != nil {
+			// Through its guard, as the agent runs it; the guard leaves the
+			// audit line to us and says why it refused.
+			req.Argv, _ = shell.Argv(h.Command, e.UserHome)
+			req.Env = append(req.Env, guard.NoAuditEnv+"=1")
+		}
+		run.Result = e.Runner.Run(ctx, req)
+		if h.Guard != nil {
+			run.Result.Stderr, run.GuardRefusal = guard.TakeRefusal(run.Result.Stderr)
+		}
 	}
 	ev, _ := e.Catalogue.Lookup(h.Event)
 	run.Eval = Evaluate(EvalInput{Event: h.Event, Command: h.Shown(), Blocking: ev.Blocking,

@@ -108,8 +108,8 @@ var gatewayEvents = sync.OnceValue(func() []GatewayEvent {
 		{
 			Name:        commandWildcard,
 			Description: "When a user runs a slash command; command:<name> for each command (command:model...)",
-			Fields:      []string{"platform", "user_id", "command", "args"},
-			Payload:     `{"platform": "telegram", "user_id": "123456789", "command": "help", "args": ""}`,
+			Fields:      []string{"platform", "user_id", "command", "raw_command", "args", "raw_args"},
+			Payload:     `{"platform": "telegram", "user_id": "123456789", "command": "help", "raw_command": "/help", "args": "", "raw_args": ""}`,
 		},
 	}
 })
@@ -133,7 +133,8 @@ func IsGatewayEvent(name string) bool { return strings.Contains(name, ":") }
 
 // LookupGatewayEvent returns the gateway event named name. Any
 // command:<name> resolves to the command:* entry (Name stays "command:*")
-// with the payload's command field set to <name>, as the gateway would send.
+// with the payload's command field set to <name> (raw_command to /<name>),
+// as the gateway would send.
 func LookupGatewayEvent(name string) (GatewayEvent, bool) {
 	for _, g := range gatewayEvents() {
 		if g.Name == name {
@@ -151,6 +152,7 @@ func LookupGatewayEvent(name string) (GatewayEvent, bool) {
 		return g, true
 	}
 	obj.Set("command", cmd)
+	obj.Set("raw_command", "/"+cmd)
 	g.Payload = obj.String()
 	return g, true
 }

@@ -19,7 +19,7 @@ var specGatewayFields = []struct{ name, fields string }{
 	{"agent:end", "platform user_id chat_id thread_id chat_type session_id message response"},
 	{"reaction:added", "platform reaction user_id channel_id message_ts"},
 	{"reaction:removed", "platform reaction user_id channel_id message_ts"},
-	{"command:*", "platform user_id command args"},
+	{"command:*", "platform user_id command raw_command args raw_args"},
 }
 
 func TestGatewayEventsFollowSpec(t *testing.T) {
@@ -78,11 +78,11 @@ func TestLookupGatewayEvent(t *testing.T) {
 		{"session:end", true, "session:end",
 			`{"platform": "telegram", "user_id": "123456789", "session_key": "agent:main:telegram:dm:123456789"}`},
 		{"command:model", true, "command:*",
-			`{"platform": "telegram", "user_id": "123456789", "command": "model", "args": ""}`},
+			`{"platform": "telegram", "user_id": "123456789", "command": "model", "raw_command": "/model", "args": "", "raw_args": ""}`},
 		{"command:reset", true, "command:*",
-			`{"platform": "telegram", "user_id": "123456789", "command": "reset", "args": ""}`},
+			`{"platform": "telegram", "user_id": "123456789", "command": "reset", "raw_command": "/reset", "args": "", "raw_args": ""}`},
 		{"command:*", true, "command:*",
-			`{"platform": "telegram", "user_id": "123456789", "command": "help", "args": ""}`},
+			`{"platform": "telegram", "user_id": "123456789", "command": "help", "raw_command": "/help", "args": "", "raw_args": ""}`},
 		{"command:", false, "", ""},
 		{"command", false, "", ""},
 		{"agent:*", false, "", ""},

@@ -23,6 +23,19 @@ type GatewayFiring struct {
 	// interpreter was found (its Result.Error says so).
 	Unavailable []bool
 	Warnings    []string
+	// Decision is what the gateway does with the slash command of a
+	// command:<name> event once its handlers ran; nil for other events.
+	Decision *gateway.Decision
+}
+
+// Decide sets the firing's decision for a slash command's event.
+func (g *GatewayFiring) Decide() {
+	if !gateway.IsCommandEvent(g.Event) {
+		return
+	}
+	d := gateway.Decide(g.Event, g.Hooks, g.Results)
+	g.Decision = &d
+	g.Warnings = append(g.Warnings, d.Warnings...)
 }
 
 // GatewayContext is the context handlers receive in test: the event's
@@ -72,6 +85,7 @@ func (s *Setup) GatewayNotLoaded(event string) []gateway.Hook {
 // log (unless the config turned it off).
 func (e *Engine) FireGateway(ctx context.Context, event string, context *pyjson.Object, python string, pyErr error, timeout time.Duration, record bool) (*GatewayFiring, error) {
 	g := &GatewayFiring{Event: event, Context: context, Hooks: gateway.Match(e.GatewayHooks(), event)}
+	defer g.Decide()
 	if len(g.Hooks) == 0 {
 		return g, nil
 	}

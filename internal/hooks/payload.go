@@ -1,9 +1,7 @@
 package hooks
 
 import (
-	"encoding/json"
-	"strconv"
-
+	"github.com/hermes-hooks/hermes/internal/answer"
 	"github.com/hermes-hooks/hermes/internal/pyjson"
 )
 
@@ -147,43 +145,4 @@ func WireBytes(w *pyjson.Object) []byte {
 }
 
 // pyTruthy is Python's bool() of a decoded JSON value.
-func pyTruthy(v any) bool {
-	switch t := v.(type) {
-	case nil:
-		return false
-	case bool:
-		return t
-	case string:
-		return t != ""
-	case json.Number:
-		// Python parses JSON numbers to int or float; either is falsy only
-		// when zero. An overflow parses to ±Inf (truthy), an underflow to 0
-		// (falsy), as in Python.
-		f, _ := strconv.ParseFloat(t.String(), 64)
-		return f != 0
-	case int:
-		return t != 0
-	case int64:
-		return t != 0
-	case float64:
-		return t != 0
-	case []any:
-		return len(t) > 0
-	case *pyjson.Object:
-		return t.Len() > 0
-	}
-	return true
-}
-
-// pyOr is Python's `d.get(k1) or d.get(k2) or ...`: the first truthy value,
-// else the last one looked up (nil when the key is missing).
-func pyOr(o *pyjson.Object, keys ...string) any {
-	var v any
-	for _, k := range keys {
-		v, _ = o.Get(k)
-		if pyTruthy(v) {
-			return v
-		}
-	}
-	return v
-}
+func pyTruthy(v any) bool { return answer.Truthy(v) }

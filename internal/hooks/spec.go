@@ -2,6 +2,7 @@ package hooks
 
 import (
 	"fmt"
+	"github.com/hermes-hooks/hermes/internal/guard"
 	"math"
 	"strings"
 
@@ -11,6 +12,7 @@ import (
 	"github.com/hermes-hooks/hermes/internal/pystr"
 	"github.com/hermes-hooks/hermes/internal/shell"
 	"github.com/hermes-hooks/hermes/internal/suggest"
+	"github.com/hermes-hooks/hermes/internal/trust"
 )
 
 // Timeouts of a shell hook, in seconds (SPEC §2.1).
@@ -37,6 +39,14 @@ type Spec struct {
 	FailClosed bool
 	File       string
 	Line       int // line of the entry
+
+	// Guard is set when the command runs through the guard (SPEC §17,
+	// `hermes hooks protect`): its flags, and in Guard.Inner the argv of
+	// the command it guards, whose script is the one judged. Inner is that
+	// command (expanded), InnerWritten as written when that differs.
+	Guard        *guard.Invocation
+	Inner        string
+	InnerWritten string
 
 	// matcherText is the matcher as configured (trimmed; "" when absent or
 	// not a string), part of the key the agent registers a hook under.
@@ -68,7 +78,25 @@ func (s Spec) HasSecret() bool { return len(s.Secrets) > 0 }
 
 // Names reports whether cmd names this hook's command, as written or as
 // expanded: accept, revoke and diff take either form.
-func (s Spec) Names(cmd string) bool { return cmd == s.Command || s.Written != "" && cmd == s.Written }
+func (s Spec) Names(cmd string) bool {
+	if cmd == s.Command || s.Written != "" && cmd == s.Written {
+		return true
+	}
+	// A protected hook is named by the command it guards too, "~/x.sh"
+	// for the "${HOME}/x.sh" protect wrote.
+	return s.Guard != nil && (cmd == s.Inner || guard.HomeForTilde(cmd) == s.InnerShown())
+}
+
+// Protected reports whether the hook runs through the guard.
+func (s Spec) Protected() bool { return s.Guard != nil }
+
+// InnerShown is the guarded command as written ("" when not protected).
+func (s Spec) InnerShown() string {
+	if s.InnerWritten != "" {
+		return s.InnerWritten
+	}
+	return s.Inner
+}
 
 // Parsed is what the hooks: block declares, after validation.
 type Parsed struct {
@@ -274,13 +302,20 @@ func (p *parser) entry(ev Event, i int, item *yaml.Node) (Spec, bool) {
 			s.Written, s.Secrets = w, x.SecretVars()
 		}
 	}
+	if inv, ok := guard.ParseCommand(s.Command, ""); ok {
+		inner, _, _ := guard.Unwrap(s.Command)
+		s.Guard, s.Inner = &inv, inner
+		if w, _, ok := guard.Unwrap(s.Written); ok && w != inner {
+			s.InnerWritten = w
+		}
+	}
 	// Which word is left with a literal "~" does not depend on whose home a
 	// leading "~" expands to: any absolute stand-in gives the same answer
 	// as the user's home will when the hook is inspected. Without a "~"
 	// there is nothing to find.
 	if strings.Contains(s.Command, "~") {
 		if argv, err := shell.Argv(s.Command, "/"); err == nil {
-			if refusal := tildeRefusal(shell.TildeScript(argv)); refusal != "" {
+			if refusal := trust.TildeRefusal(shell.TildeScript(argv)); refusal != "" {
 				p.warn(path+".command", cmd.KeyNode.Line, "will not run: %s", refusal)
 			}
 		}

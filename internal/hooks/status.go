@@ -2,69 +2,35 @@ package hooks
 
 import (
 	"errors"
-	"fmt"
+	"github.com/hermes-hooks/hermes/internal/guard"
 	"os"
-	"path/filepath"
 	"runtime"
-	"strings"
 	"sync"
 
 	"github.com/hermes-hooks/hermes/internal/allowlist"
 	"github.com/hermes-hooks/hermes/internal/safepath"
 	"github.com/hermes-hooks/hermes/internal/shell"
+	"github.com/hermes-hooks/hermes/internal/trust"
 )
 
 // ShellHook is a configured shell hook with everything known about it now:
-// its argv and script, whether the script can run, its approval and drift.
+// its argv and script, whether the script can run, its approval and drift
+// — the trust package's verdict on it.
 type ShellHook struct {
 	Spec
-	Argv     []string
-	ParseErr error // the command cannot be tokenised
-	// Script is the resolved script path ("" when the command cannot be
-	// parsed); FirstWord says it is run directly (needs the execute bit).
-	Script    string
-	FirstWord bool
-	ExecErr   error // nil when the script exists and can run
-	// Refusal, when not "", says why the hook must never run as it is
-	// written, whatever was approved (SPEC §13.1): the file hashed would
-	// not be the file run.
-	Refusal string
-
-	Approved    bool
-	Approval    allowlist.Entry
-	Fingerprint allowlist.Fingerprint
-	Drift       allowlist.Drift // "" when not approved
-	// Pinned: pinning is on and the approval recorded a sha256 or was
-	// written by this tool (which always pins; SPEC §13.3).
-	Pinned bool
-	// Unsafe, when not nil, names who else could change the script (SPEC
-	// §13.5); checked only for pinned approvals with hooks_strict_modes on.
-	Unsafe error
+	trust.Verdict
 }
 
 // Trusted reports whether run-event would fire the hook off a terminal
-// without asking: approved, not stopped by pinning, nobody else can change
-// its script, and it can be run as written.
-func (h *ShellHook) Trusted() bool {
-	return h.Approved && !h.Blocked() && h.Unsafe == nil && h.Refusal == ""
-}
-
-// Blocked reports whether pinning stops this approved hook: the script is
-// not the one approved (modified), or cannot be hashed to tell (missing).
-func (h *ShellHook) Blocked() bool {
-	// An approval this tool made without a hash (there was no script to
-	// hash) stays trusted while there is still none: it cannot start, and a
-	// fail-closed guard blocks. A script appearing there is modified.
-	missing := h.Drift == allowlist.DriftMissing && h.Approval.Pinned()
-	return h.Approved && h.Pinned && (h.Drift == allowlist.DriftModified || missing)
-}
+// without asking (trust.Verdict.Allowed).
+func (h *ShellHook) Trusted() bool { return h.Allowed() }
 
 // Why a hook did not fire in run-event (SPEC §10.4, §13).
 const (
 	SkipMatcher     = "matcher"
-	SkipNotApproved = "not approved"
-	SkipModified    = "modified since approval"
-	SkipUnreadable  = "script cannot be read since approval"
+	SkipNotApproved = trust.SkipNotApproved
+	SkipModified    = trust.SkipModified
+	SkipUnreadable  = trust.SkipUnreadable
 	SkipSafeMode    = "safe mode"
 	// SkipApprovalFailed: consent was given but the approval could not be
 	// recorded (disk full, I/O error); a fail-closed guard then blocks.
@@ -72,84 +38,55 @@ const (
 )
 
 // SkipReason is why run-event would not fire the hook without consent, ""
-// when it is trusted: its refusal, pinning, who else can change its script,
-// or simply no approval.
-func (h *ShellHook) SkipReason() string {
-	switch {
-	case h.Refusal != "":
-		return h.Refusal
-	case h.Blocked() && h.Drift == allowlist.DriftMissing:
-		return SkipUnreadable
-	case h.Blocked():
-		return SkipModified
-	case h.Approved && h.Unsafe != nil:
-		return "someone else can change the script: " + h.Unsafe.Error()
-	case !h.Approved:
-		return SkipNotApproved
-	}
-	return ""
-}
+// when it is trusted (trust.Verdict.Reason).
+func (h *ShellHook) SkipReason() string { return h.Reason() }
 
 // Inspect resolves one spec against the allowlist (list may be nil), with
 // the invocation's caches of hashes and path checks: for display (list,
 // diff, the checklist), never to decide whether to run a hook (InspectNow).
 func (s *Setup) Inspect(spec Spec, list *allowlist.List) ShellHook {
-	return s.inspect(spec, list, probes{s.Fingerprints.Of, s.safePaths(), s.checkExecutable})
+	return s.inspect(spec, list, trust.Probes{Fingerprint: s.Fingerprints.Of, Paths: s.safePaths(), Executable: s.checkExecutable})
 }
 
-// InspectNow is the one decision whether a hook may run now (SPEC §13): the
-// hook as Inspect sees it, but with its script hashed and its path checked
-// at this moment, from no cache. run-event, test, doctor and the policy
-// cases all decide through it.
+// InspectNow is the one decision whether a hook may run now (SPEC §13,
+// trust.Decide): the hook as Inspect sees it, but with its script hashed
+// and its path checked at this moment, from no cache. run-event, test,
+// doctor and the policy cases all decide through it.
 func (s *Setup) InspectNow(spec Spec, list *allowlist.List) ShellHook {
-	return s.inspect(spec, list, probes{allowlist.FingerprintNow, safepath.New(os.Getuid()), shell.CheckExecutable})
+	return s.inspect(spec, list, trust.Now())
 }
 
-// probes are how inspect looks at the files a hook names: cached for the
-// invocation (Inspect) or asked now (InspectNow).
-type probes struct {
-	fingerprint func(path string) allowlist.Fingerprint
-	paths       *safepath.Checker
-	executable  func(path string, firstWord bool) error
+// TrustSettings are the config's trust switches.
+func (s *Setup) TrustSettings() trust.Settings {
+	return trust.Settings{PinScripts: s.Config.Settings.PinScripts, StrictModes: s.Config.Settings.StrictModes}
 }
 
-func (s *Setup) inspect(spec Spec, list *allowlist.List, look probes) ShellHook {
-	h := ShellHook{Spec: spec}
-	h.Argv, h.ParseErr = shell.Argv(spec.Command, s.UserHome)
+func (s *Setup) inspect(spec Spec, list *allowlist.List, look trust.Probes) ShellHook {
+	return s.inspectWith(spec, list, look, s.TrustSettings())
+}
+
+// InspectAsGuard is the decision the guard would make on the hook's script
+// now (pinned, strict), whatever the config's switches: whether protecting
+// it keeps it running.
+func (s *Setup) InspectAsGuard(spec Spec, list *allowlist.List) ShellHook {
+	return s.inspectWith(spec, list, trust.Now(), guard.Settings)
+}
+
+func (s *Setup) inspectWith(spec Spec, list *allowlist.List, look trust.Probes, settings trust.Settings) ShellHook {
+	th := trust.Hook{Event: spec.Event, Command: spec.Command, Home: s.UserHome}
+	if spec.Guard != nil {
+		// The guard judges the script it guards, pinned and strictly: so
+		// does every command that shows or fires it.
+		th.Argv, settings = spec.Guard.Inner, guard.Settings
+	}
+	v := trust.DecideWith(list, th, settings, look)
 	var pe *shell.ParseError
-	if errors.As(h.ParseErr, &pe) && spec.Written != "" {
+	if errors.As(v.ParseErr, &pe) && spec.Written != "" {
 		// Named as written: the expansion may hold a secret (rule 11).
-		h.ParseErr = &shell.ParseError{Command: spec.Shown(), Reason: pe.Reason}
+		v.ParseErr = &shell.ParseError{Command: spec.Shown(), Reason: pe.Reason}
+		v.ExecErr = v.ParseErr
 	}
-	if h.ParseErr == nil {
-		h.Script, h.FirstWord = shell.ResolveScript(h.Argv)
-		h.ExecErr = look.executable(h.Script, h.FirstWord)
-		h.Refusal = tildeRefusal(shell.TildeScript(h.Argv))
-	} else {
-		h.ExecErr = h.ParseErr
-	}
-	if list != nil {
-		h.Approval, h.Approved = list.Find(spec.Event, spec.Command)
-	}
-	if !h.Approved {
-		return h
-	}
-	h.Fingerprint = allowlist.Fingerprint{Path: h.Script, Err: allowlist.ErrNoScript}
-	if h.hasScriptFile() {
-		h.Fingerprint = look.fingerprint(h.Script)
-	}
-	h.Drift = allowlist.DriftOf(h.Approval, h.Fingerprint)
-	ours := h.Approval.ApprovedVia != ""
-	h.Pinned = s.Config.Settings.PinScripts && (h.Approval.Pinned() || ours)
-	if h.Pinned && !h.Approval.Pinned() && h.Fingerprint.Err == nil {
-		// This tool approved it without a hash, because there was no
-		// script to hash then; a script there now is not what was approved.
-		h.Drift = allowlist.DriftModified
-	}
-	if h.Pinned && s.Config.Settings.StrictModes && h.hasScriptFile() && h.Fingerprint.Err == nil {
-		h.Unsafe = look.paths.Check(h.Script)
-	}
-	return h
+	return ShellHook{Spec: spec, Verdict: v}
 }
 
 // safePaths is the invocation's cached path checker, for display.
@@ -183,28 +120,6 @@ func (s *Setup) checkExecutable(path string, firstWord bool) error {
 type execKey struct {
 	path      string
 	firstWord bool
-}
-
-// tildeRefusal explains a script word that starts with "~": it reaches the
-// process literally, so the file run would not be the file hashed.
-func tildeRefusal(word string) string {
-	if word == "" {
-		return ""
-	}
-	rest := strings.TrimPrefix(word, "~")
-	suggestion := "${HOME}" + rest
-	if rest != "" && !strings.HasPrefix(rest, "/") {
-		suggestion = "the full path"
-	}
-	return fmt.Sprintf("%q would reach the process unexpanded (only a \"~\" at the start of the command is expanded) and name a folder \"~\" in the working directory; write the full path or %s", word, suggestion)
-}
-
-// hasScriptFile reports whether the hook's script is a path that can be
-// fingerprinted. A command that cannot be parsed has none, and a bare word
-// PATH did not resolve is not a file of ours: reading it relative to the
-// current directory could hash an unrelated file.
-func (h *ShellHook) hasScriptFile() bool {
-	return h.ParseErr == nil && filepath.IsAbs(h.Script)
 }
 
 // ShellHooks inspects every configured shell hook, in config order.

@@ -431,3 +431,8 @@ func trimPartialRune(b []byte) []byte {
 	}
 	return b
 }
+
+// StartError describes why a command could not start, as Run's Result.Err
+// does (SPEC §5): "command not found", "command not executable", a missing
+// interpreter, or the OS message.
+func StartError(err error, argv0 string) string { return startError(err, argv0) }

@@ -127,3 +127,13 @@ func isSafeQuoteByte(c byte) bool {
 	}
 	return strings.IndexByte("_@%+=:,./-", c) >= 0
 }
+
+// Join quotes each word (Quote) and joins them with spaces: a command that
+// Split reads back as words.
+func Join(words []string) string {
+	quoted := make([]string, len(words))
+	for i, w := range words {
+		quoted[i] = Quote(w)
+	}
+	return strings.Join(quoted, " ")
+}

@@ -36,6 +36,10 @@ type Expect struct {
 	Args       *pyjson.Object
 	HasArgs    bool
 	HooksFired *int
+	// Decision and Command: a slash command's routing (command:<name>):
+	// allow, deny, handled or rewrite, and the command a rewrite runs.
+	Decision *string
+	Command  *string
 }
 
 // Object is the expectation as given, keys in a fixed order.
@@ -55,6 +59,12 @@ func (x Expect) Object() *pyjson.Object {
 	}
 	if x.HooksFired != nil {
 		o.Set("hooks_fired", *x.HooksFired)
+	}
+	if x.Decision != nil {
+		o.Set("decision", *x.Decision)
+	}
+	if x.Command != nil {
+		o.Set("command", *x.Command)
 	}
 	return o
 }
@@ -80,6 +90,12 @@ func (x Expect) Check(got Got) []string {
 	}
 	if x.HooksFired != nil && *x.HooksFired != got.HooksFired {
 		out = append(out, fmt.Sprintf("hooks_fired: expected %d, got %d", *x.HooksFired, got.HooksFired))
+	}
+	if x.Decision != nil && (got.Decision == nil || *got.Decision != *x.Decision) {
+		out = append(out, fmt.Sprintf("decision: expected %q, got %s", *x.Decision, quoteOrNull(got.Decision)))
+	}
+	if x.Command != nil && (got.Command == nil || *got.Command != *x.Command) {
+		out = append(out, fmt.Sprintf("command: expected %q, got %s", *x.Command, quoteOrNull(got.Command)))
 	}
 	return out
 }

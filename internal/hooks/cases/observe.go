@@ -28,6 +28,26 @@ type Got struct {
 	// modified them.
 	Args       *pyjson.Object `json:"args"`
 	HooksFired int            `json:"hooks_fired"`
+	// Decision and Command: a slash command's routing (command:<name>
+	// cases only; Message is a deny's or handled's reply).
+	Decision *string `json:"decision,omitempty"`
+	Command  *string `json:"command,omitempty"`
+}
+
+// ObserveGateway reads a slash command's firing: its decision, the reply
+// and the command a rewrite runs, and how many handlers ran.
+func ObserveGateway(g *hooks.GatewayFiring) Got {
+	var got Got
+	for _, r := range g.Results {
+		if !r.NotRun {
+			got.HooksFired++
+		}
+	}
+	if d := g.Decision; d != nil {
+		decision := d.Decision
+		got.Decision, got.Message, got.Command = &decision, d.Message, d.Command
+	}
+	return got
 }
 
 // Observe reads a firing's outcome. Each outcome has exactly one action:

@@ -16,6 +16,7 @@ import (
 
 	"github.com/hermes-hooks/hermes/internal/config"
 	"github.com/hermes-hooks/hermes/internal/hooks"
+	"github.com/hermes-hooks/hermes/internal/hooks/gateway"
 	"github.com/hermes-hooks/hermes/internal/pyjson"
 	"github.com/hermes-hooks/hermes/internal/regfile"
 	"github.com/hermes-hooks/hermes/internal/suggest"
@@ -24,7 +25,7 @@ import (
 // The keys a case and its expect mapping may have.
 var (
 	caseKeys   = []string{"name", "event", "payload", "expect"}
-	expectKeys = []string{"action", "message_contains", "context_contains", "args", "hooks_fired"}
+	expectKeys = []string{"action", "message_contains", "context_contains", "args", "hooks_fired", "decision", "command"}
 )
 
 // Actions a case may expect, per event whose outcome has one.
@@ -37,7 +38,9 @@ var eventActions = sync.OnceValue(func() map[string][]string {
 
 // Which events' outcomes carry what the other expectations check.
 var (
-	messageEvents = []string{"pre_tool_call", "pre_verify"}
+	// commandEvents stands for every command:<name> event in these lists.
+	commandEvents = "command:<name>"
+	messageEvents = []string{"pre_tool_call", "pre_verify", commandEvents}
 	contextEvents = []string{"pre_llm_call"}
 	argsEvents    = []string{"pre_tool_call"}
 )
@@ -204,8 +207,11 @@ func (p *parser) parseCase(path string, n *yaml.Node) (Case, bool) {
 
 // checkEvent reports whether event can be fired by a case.
 func (p *parser) checkEvent(path string, n *yaml.Node, event string) bool {
+	if gateway.IsCommandEvent(event) {
+		return true // a slash command's routing (expect decision)
+	}
 	if hooks.IsGatewayEvent(event) {
-		p.problem(n, path, fmt.Sprintf("%s is a gateway event: its hooks only observe and cannot be tested by cases (try 'hermes hooks test %s')", event, event))
+		p.problem(n, path, fmt.Sprintf("%s is a gateway event: its hooks only observe and cannot be tested by cases, except a slash command's (command:<name>, expect decision) (try 'hermes hooks test %s')", event, event))
 		return false
 	}
 	ev, ok := p.cat.Lookup(event)
@@ -238,15 +244,35 @@ func (p *parser) parseExpect(path string, n *yaml.Node, event string) Expect {
 	if len(n.Content) == 0 {
 		p.problem(n, path, "expect is empty: give one or more of "+strings.Join(expectKeys, ", "))
 	}
+	command := gateway.IsCommandEvent(event)
 	// onlyFor refuses an expectation the event's outcome cannot meet.
 	onlyFor := func(key string, v *yaml.Node, events []string, what string) bool {
-		if event == "" || slices.Contains(events, event) {
+		if event == "" || slices.Contains(events, event) || command && slices.Contains(events, commandEvents) {
 			return true
+		}
+		if command {
+			p.problem(v, path+"."+key, fmt.Sprintf("%s outcomes have no %s (a slash command's outcome has decision, message and command): this expectation could never be met", event, what))
+			return false
 		}
 		p.problem(v, path+"."+key, fmt.Sprintf("%s outcomes have no %s (only %s): this expectation could never be met", event, what, strings.Join(events, ", ")))
 		return false
 	}
-	if v, ok := fields["action"]; ok {
+	if v, ok := fields["decision"]; ok {
+		if s, ok := p.str(path+".decision", v); ok && onlyFor("decision", v, []string{commandEvents}, "decision") {
+			if !slices.Contains(gateway.Decisions, s) {
+				p.problem(v, path+".decision", fmt.Sprintf("unknown decision %q%s (one of %s)", s, didYouMean(s, gateway.Decisions), strings.Join(gateway.Decisions, ", ")))
+			}
+			x.Decision = &s
+		}
+	}
+	if v, ok := fields["command"]; ok {
+		if s, ok := p.str(path+".command", v); ok && onlyFor("command", v, []string{commandEvents}, "command") {
+			x.Command = &s
+		}
+	}
+	if v, ok := fields["action"]; ok && command {
+		p.problem(v, path+".action", fmt.Sprintf("%s outcomes have no action: expect decision (%s) instead", event, strings.Join(gateway.Decisions, ", ")))
+	} else if ok {
 		if s, ok := p.str(path+".action", v); ok {
 			x.Action = &s
 			p.checkAction(path+".action", v, s, event)

@@ -109,16 +109,16 @@ func TestParseProblems(t *testing.T) {
 		{"missing fields", "- {payload: {}}\n", []string{
 			"f.yaml:1: cases[0]: missing name",
 			"f.yaml:1: cases[0]: missing event",
-			"f.yaml:1: cases[0]: missing expect (one or more of action, message_contains, context_contains, args, hooks_fired)"}},
+			"f.yaml:1: cases[0]: missing expect (one or more of action, message_contains, context_contains, args, hooks_fired, decision, command)"}},
 		{"unknown keys", "- name: a\n  evnt: pre_tool_call\n  event: pre_tool_call\n  expect:\n    actoin: block\n", []string{
 			`f.yaml:2: cases[0]: unknown key "evnt" — did you mean "event"? (known: name, event, payload, expect)`,
-			`f.yaml:5: cases[0].expect: unknown key "actoin" — did you mean "action"? (known: action, message_contains, context_contains, args, hooks_fired)`}},
+			`f.yaml:5: cases[0].expect: unknown key "actoin" — did you mean "action"? (known: action, message_contains, context_contains, args, hooks_fired, decision, command)`}},
 		{"unknown event", "- {name: a, event: pre_tol_call, expect: {action: allow}}\n", []string{
 			`f.yaml:1: cases[0].event: unknown event "pre_tol_call" — did you mean "pre_tool_call"?`}},
 		{"unknown event far from any", "- {name: a, event: zzzzzz, expect: {hooks_fired: 1}}\n", []string{
 			`f.yaml:1: cases[0].event: unknown event "zzzzzz" (see 'hermes hooks events')`}},
 		{"gateway event", "- {name: a, event: \"agent:start\", expect: {hooks_fired: 1}}\n", []string{
-			`f.yaml:1: cases[0].event: agent:start is a gateway event: its hooks only observe and cannot be tested by cases (try 'hermes hooks test agent:start')`}},
+			`f.yaml:1: cases[0].event: agent:start is a gateway event: its hooks only observe and cannot be tested by cases, except a slash command's (command:<name>, expect decision) (try 'hermes hooks test agent:start')`}},
 		{"event shell hooks cannot serve", "- {name: a, event: transform_api_error_classification, expect: {hooks_fired: 0}}\n", []string{
 			`f.yaml:1: cases[0].event: shell hooks cannot serve transform_api_error_classification (only in-process plugins can)`}},
 		{"unknown action", "- name: a\n  event: pre_tool_call\n  expect:\n    action: blok\n", []string{
@@ -133,7 +133,7 @@ func TestParseProblems(t *testing.T) {
 			`f.yaml:1: cases[0].event: unknown event "nope_nope" (see 'hermes hooks events')`,
 			`f.yaml:1: cases[0].expect.action: unknown action "explode" (one of allow, block, approve, modify, continue, finish)`}},
 		{"expectations the event cannot meet", "- name: a\n  event: pre_llm_call\n  expect:\n    message_contains: x\n    args: {a: 1}\n- name: b\n  event: pre_tool_call\n  expect: {context_contains: x}\n", []string{
-			`f.yaml:4: cases[0].expect.message_contains: pre_llm_call outcomes have no message (only pre_tool_call, pre_verify): this expectation could never be met`,
+			`f.yaml:4: cases[0].expect.message_contains: pre_llm_call outcomes have no message (only pre_tool_call, pre_verify, command:<name>): this expectation could never be met`,
 			`f.yaml:5: cases[0].expect.args: pre_llm_call outcomes have no arguments (only pre_tool_call): this expectation could never be met`,
 			`f.yaml:8: cases[1].expect.context_contains: pre_tool_call outcomes have no context (only pre_llm_call): this expectation could never be met`}},
 		{"wrong types", "- name: 42\n  event: [pre_tool_call]\n  payload: [1]\n  expect: {action: true, message_contains: {a: b}, args: ls, hooks_fired: -1}\n- name: b\n  event: pre_tool_call\n  expect: {hooks_fired: \"2\"}\n- name: c\n  event: pre_tool_call\n  expect: [action]\n", []string{
@@ -145,9 +145,9 @@ func TestParseProblems(t *testing.T) {
 			`f.yaml:4: cases[0].expect.args: expected a mapping (the final arguments) or null (no hook modified them), got a string ("ls")`,
 			`f.yaml:4: cases[0].expect.hooks_fired: expected a whole number of hooks (0 or more), got a number (-1)`,
 			`f.yaml:7: cases[1].expect.hooks_fired: expected a whole number of hooks (0 or more), got a string ("2")`,
-			`f.yaml:10: cases[2].expect: expected a mapping of action, message_contains, context_contains, args, hooks_fired, got a list`}},
+			`f.yaml:10: cases[2].expect: expected a mapping of action, message_contains, context_contains, args, hooks_fired, decision, command, got a list`}},
 		{"empty expect", "- {name: a, event: pre_tool_call, expect: {}}\n", []string{
-			"f.yaml:1: cases[0].expect: expect is empty: give one or more of action, message_contains, context_contains, args, hooks_fired"}},
+			"f.yaml:1: cases[0].expect: expect is empty: give one or more of action, message_contains, context_contains, args, hooks_fired, decision, command"}},
 		{"blank name and duplicates", "- {name: \" \", event: pre_tool_call, expect: {action: allow}}\n- {name: a, event: pre_tool_call, expect: {action: allow}}\n- {name: a, event: pre_tool_call, expect: {action: block}}\n", []string{
 			"f.yaml:1: cases[0].name: name is blank",
 			`f.yaml:3: cases[2].name: duplicate case name "a" (also at line 2): names tell cases apart in reports`}},

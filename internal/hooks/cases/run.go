@@ -17,8 +17,36 @@ type Result struct {
 	// passed.
 	Failures []string
 	Elapsed  time.Duration
-	// Dispatch is the firing, for the per-hook details of a report.
+	// Dispatch is the firing, for the per-hook details of a report; for a
+	// slash command's case, Gateway is.
 	Dispatch *hooks.Dispatch
+	Gateway  *hooks.GatewayFiring
+}
+
+// GatewayOptions are how a slash command's case runs its gateway hooks:
+// the interpreter (gateway.FindPython's answer and error) and the timeout.
+type GatewayOptions struct {
+	Python  string
+	PyErr   error
+	Timeout time.Duration
+}
+
+// RunCommand fires a slash command's case (command:<name>) through the
+// gateway hooks as run-event does — exact subscribers, then command:*,
+// stopping at the first decision — but records nothing (no audit line),
+// and judges the decision. The payload is merged over the synthetic one.
+func RunCommand(ctx context.Context, e *hooks.Engine, c Case, o GatewayOptions) (Result, error) {
+	ge, ok := hooks.LookupGatewayEvent(c.Event)
+	if !ok {
+		return Result{}, fmt.Errorf("case %q: unknown event %q", c.Name, c.Event)
+	}
+	start := time.Now()
+	g, err := e.FireGateway(ctx, c.Event, hooks.GatewayContext(ge, c.Payload), o.Python, o.PyErr, o.Timeout, false)
+	if err != nil && ctx.Err() != nil {
+		return Result{}, err
+	}
+	got := ObserveGateway(g)
+	return Result{Case: c, Got: got, Failures: c.Expect.Check(got), Elapsed: time.Since(start), Gateway: g}, nil
 }
 
 // Passed reports whether every expectation was met.
@@ -49,6 +77,9 @@ func Run(ctx context.Context, e *hooks.Engine, c Case, sel hooks.Selection) (Res
 // exit code and anything that went wrong, or skipped and why. Hook output
 // is quoted, so control characters show as escapes.
 func (r Result) HookLines() []string {
+	if r.Gateway != nil {
+		return gatewayLines(r.Gateway)
+	}
 	if r.Dispatch == nil {
 		return nil
 	}
@@ -87,4 +118,21 @@ func exitText(code *int) string {
 		return "none"
 	}
 	return fmt.Sprint(*code)
+}
+
+// gatewayLines describe each handler of a slash command's firing.
+func gatewayLines(g *hooks.GatewayFiring) []string {
+	var out []string
+	for i, h := range g.Hooks {
+		res := g.Results[i]
+		switch {
+		case res.NotRun:
+			out = append(out, fmt.Sprintf("%s: %s", h.Name, res.Error))
+		case res.Error != "":
+			out = append(out, fmt.Sprintf("%s: %s: %s", h.Name, res.Status, res.ErrorLine()))
+		default:
+			out = append(out, fmt.Sprintf("%s: returned %s", h.Name, string(res.Result)))
+		}
+	}
+	return out
 }

@@ -53,6 +53,9 @@ type Result struct {
 	// runner timed out or was interrupted before reaching it); Error says
 	// why. A handler that started and failed has NotRun false.
 	NotRun bool
+	// AfterDecision: not run because an earlier handler of the slash
+	// command decided (deny, handled, rewrite), as the gateway stops there.
+	AfterDecision bool
 }
 
 // Result statuses.
@@ -114,9 +117,25 @@ func (r *Runner) Fire(ctx context.Context, event string, payload *pyjson.Object,
 	var errs []error
 	var noPython error
 	var batch []int // consecutive handler.py hooks not yet run
+	// A slash command's handlers stop at the first decision (Decided).
+	stop := IsCommandEvent(event)
+	decided := -1
+	skipAfter := func(i int) {
+		results[i].AfterDecision = true
+		results[i].Error = fmt.Sprintf("not run: gateway hook %s decided first (%s)", hooks[decided].Name, decisionName(results[decided]))
+	}
+	noteDecision := func(i int) {
+		if stop && decided < 0 && !results[i].NotRun && Decided(results[i]) {
+			decided = i
+		}
+	}
 	flush := func() {
 		switch {
 		case len(batch) == 0:
+		case decided >= 0:
+			for _, i := range batch {
+				skipAfter(i)
+			}
 		case r.Python == "":
 			noPython = &PythonError{}
 			for _, i := range batch {
@@ -127,11 +146,18 @@ func (r *Runner) Fire(ctx context.Context, event string, payload *pyjson.Object,
 				results[i].Error = "interrupted: not run"
 			}
 		default:
-			if err := r.firePython(ctx, event, payload, hooks, batch, results); err != nil {
+			if err := r.firePython(ctx, event, payload, hooks, batch, results, stop); err != nil {
 				errs = append(errs, err)
 				for _, i := range batch {
 					results[i].Error = "not run: " + err.Error()
 				}
+			}
+			for _, i := range batch {
+				if decided >= 0 && results[i].NotRun {
+					skipAfter(i) // the runner stopped at the decision
+					continue
+				}
+				noteDecision(i)
 			}
 		}
 		batch = nil
@@ -145,11 +171,16 @@ func (r *Runner) Fire(ctx context.Context, event string, payload *pyjson.Object,
 			batch = append(batch, i)
 		case h.Handler == HandlerExec:
 			flush()
+			if decided >= 0 {
+				skipAfter(i)
+				continue
+			}
 			if ctx.Err() != nil {
 				results[i].Error = "interrupted: not run"
 				continue
 			}
 			results[i] = r.fireExec(ctx, event, payload, h)
+			noteDecision(i)
 		default:
 			results[i].Error = "not run: no handler.py or executable handler in " + h.Dir
 		}
@@ -185,7 +216,7 @@ type reply struct {
 	Elapsed    float64 `json:"elapsed"`
 }
 
-func (r *Runner) firePython(ctx context.Context, event string, payload *pyjson.Object, hooks []Hook, py []int, results []Result) error {
+func (r *Runner) firePython(ctx context.Context, event string, payload *pyjson.Object, hooks []Hook, py []int, results []Result, stopOnDecision bool) error {
 	dir, err := os.MkdirTemp("", "hermes-gateway-")
 	if err != nil {
 		return fmt.Errorf("cannot prepare the gateway hook runner: %w", err)
@@ -209,7 +240,8 @@ func (r *Runner) firePython(ctx context.Context, event string, payload *pyjson.O
 		Set("context", payload).
 		Set("handlers", handlers).
 		Set("reply", replyPath).
-		Set("capture", dir)
+		Set("capture", dir).
+		Set("stop_on_decision", stopOnDecision)
 
 	// -B: no __pycache__ in the user's folders; -u: a handler that hangs
 	// after printing still has its output captured.
@@ -222,15 +254,20 @@ func (r *Runner) firePython(ctx context.Context, event string, payload *pyjson.O
 	replies, started := readReplies(replyPath)
 
 	var spent float64
+	stopped := false // the runner stopped at a decision
 	for k, i := range py {
 		out := &results[i]
 		out.Stdout, out.StdoutTruncated = readCapped(filepath.Join(dir, fmt.Sprintf("%d.out", k)), false)
 		out.Stderr, out.StderrTruncated = readCapped(filepath.Join(dir, fmt.Sprintf("%d.err", k)), true)
 		out.NotRun = !started[k]
+		if stopped && !started[k] {
+			continue // not run: Fire says which handler decided
+		}
 		if rep, ok := replies[k]; ok {
 			out.NotRun = false
 			spent += rep.Elapsed
 			applyReply(out, rep)
+			stopped = stopOnDecision && Decided(*out)
 			continue
 		}
 		switch {

@@ -4,8 +4,10 @@ Two modes:
 
   runner.py --run           read a request from stdin:
                               {"event_type", "context", "handlers": [{"name", "path"}],
-                               "reply": FILE, "capture": DIR}
-                            and run each handler's handle(event_type, context) in order.
+                               "reply": FILE, "capture": DIR, "stop_on_decision": bool}
+                            and run each handler's handle(event_type, context) in order
+                            (with stop_on_decision, until one returns a deny, handled or
+                            rewrite decision: a slash command's routing ends there).
                             One JSON line per step is appended to FILE:
                               {"index": i, "phase": "start"}
                               {"index": i, "phase": "done", "status": "ok" | "error",
@@ -72,6 +74,7 @@ def run():
     # Opened before any handler runs, and not inheritable by their children.
     reply = open(request["reply"], "a", encoding="utf-8")
     taken = set()
+    stop = request.get("stop_on_decision", False)
     for index, handler in enumerate(request["handlers"]):
         emit(reply, {"index": index, "phase": "start"})
         name = module_name(handler["name"], taken)
@@ -79,6 +82,10 @@ def run():
         entry["index"] = index
         entry["phase"] = "done"
         emit(reply, entry)
+        if stop and decided(entry):
+            # A slash command's routing ends at the first deny, handled or
+            # rewrite: the gateway runs no later handler.
+            break
     reply.close()
     flush()
     # Do not wait for anything a handler left behind: every answer is in.
@@ -205,6 +212,24 @@ def drain(pid, out_r, err_r, res_r, out_path, err_path):
     if status is None:
         _, status = os.waitpid(pid, 0)
     return bytes(res), status
+
+
+def decided(entry):
+    """Whether a handler's entry ends a slash command's routing (the Go
+    side's gateway.Decided says the same)."""
+    if entry.get("status") != "ok" or entry.get("repr"):
+        return False
+    try:
+        value = json.loads(entry.get("result_json", "null"))
+    except ValueError:
+        return False
+    if not isinstance(value, dict):
+        return False
+    decision = value.get("decision")
+    if decision in ("deny", "handled"):
+        return True
+    target = value.get("command_name")
+    return decision == "rewrite" and isinstance(target, str) and target.strip() != ""
 
 
 def emit(reply, entry):

@@ -1,0 +1,76 @@
+//go:build linux
+
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/hermes-hooks/hermes/internal/allowlist"
+)
+
+// BenchmarkProtectedVsBare measures SPEC §17's speed bar with whole
+// processes, paired: each iteration runs the bare hook and the protected
+// one as the agent does (own process group, payload on stdin, stdout and
+// stderr read to EOF), and reports the ratio of their total times
+// (protected/bare; the bar is 1.5).
+func BenchmarkProtectedVsBare(b *testing.B) {
+	dir := b.TempDir()
+	os.Chmod(dir, 0o755)
+	hh := filepath.Join(dir, "home", ".hermes")
+	if err := os.MkdirAll(hh, 0o700); err != nil {
+		b.Fatal(err)
+	}
+	script := filepath.Join(dir, "hook.sh")
+	body := "#!/bin/sh\ncat > /dev/null\necho '{\"action\": \"approve\"}'\n"
+	if err := os.WriteFile(script, []byte(body), 0o755); err != nil {
+		b.Fatal(err)
+	}
+	wrapped := []string{guardBin, "--event", "pre_tool_call", "--fail-closed", "--", script}
+	e := allowlist.NewEntry("pre_tool_call", guardBin+" --event pre_tool_call --fail-closed -- "+script,
+		allowlist.ViaProtect, allowlist.FingerprintNow(script), time.Now())
+	// An allowlist of a realistic size: the guard reads all of it.
+	if _, err := allowlist.Open(hh).Update(func(l *allowlist.List) error {
+		for i := 0; i < 50; i++ {
+			l.Approve(allowlist.NewEntry("post_tool_call", "/opt/hooks/h"+string(rune('a'+i%26))+".sh", allowlist.ViaAccept, allowlist.FingerprintNow(script), time.Now()))
+		}
+		l.Approve(e)
+		return nil
+	}); err != nil {
+		b.Fatal(err)
+	}
+	env := []string{"PATH=/usr/bin:/bin", "HOME=" + filepath.Dir(hh), "HERMES_HOME=" + hh}
+	payload := []byte(`{"hook_event_name": "pre_tool_call", "tool_name": "terminal", "tool_input": {"command": "ls"}}`)
+	run := func(argv []string) time.Duration {
+		cmd := exec.Command(argv[0], argv[1:]...)
+		cmd.Env, cmd.Stdin = env, bytes.NewReader(payload)
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+		var out, errb bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &errb
+		start := time.Now()
+		if err := cmd.Run(); err != nil {
+			b.Fatalf("%v: %v\n%s", argv, err, errb.String())
+		}
+		d := time.Since(start)
+		if out.String() != "{\"action\": \"approve\"}\n" {
+			b.Fatalf("%v printed %q %q", argv, out.String(), errb.String())
+		}
+		return d
+	}
+	run([]string{script})
+	run(wrapped)
+	var bare, protected time.Duration
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		bare += run([]string{script})
+		protected += run(wrapped)
+	}
+	b.ReportMetric(float64(bare.Microseconds())/float64(b.N), "bare-µs/op")
+	b.ReportMetric(float64(protected.Microseconds())/float64(b.N), "protected-µs/op")
+	b.ReportMetric(float64(protected)/float64(bare), "protected/bare")
+}

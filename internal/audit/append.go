@@ -1,0 +1,198 @@
+package audit
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"syscall"
+	"time"
+)
+
+// RotateSize is the size past which the log is rotated: hooks.jsonl
+// becomes hooks.jsonl.1 (replacing the one before) and a new hooks.jsonl
+// begins, so the log never holds much more than twice this.
+const RotateSize = 16 << 20
+
+// LockTimeout bounds the wait for another writer's lock. A writer holds it
+// for one write, so a wait this long means a stopped process: the line is
+// given up (an error the caller warns about) rather than the agent kept
+// waiting.
+const LockTimeout = 10 * time.Second
+
+// Seams for tests: the size that triggers rotation, and the write and
+// truncate calls (a full disk is hard to come by).
+var (
+	rotateSize = int64(RotateSize)
+	writeFile  = func(f *os.File, b []byte) (int, error) { return f.Write(b) }
+	truncate   = func(f *os.File, size int64) error { return f.Truncate(size) }
+)
+
+// LockPath is the lock every writer takes for one append. It is a file of
+// its own, never rotated, so writers that opened the log before a rotation
+// and writers that open it after wait in one queue.
+func LockPath(home string) string { return Path(home) + ".lock" }
+
+// RotatedPath is where the log's previous contents are kept.
+func RotatedPath(path string) string { return path + ".1" }
+
+// appendLine writes line (ending in a newline) to the log at path:
+//
+//   - under an exclusive flock of path+".lock", so writers never interleave
+//     and rotation happens once, by one writer, while the others wait;
+//   - rotated first when the line would take the log past rotateSize;
+//   - in a single write, prefixed with a newline when the log does not end
+//     in one (a fragment left by an earlier append that could not be taken
+//     back), so a line is never glued to a fragment;
+//   - when the write is cut short (disk full), the log is truncated back to
+//     its size before the write.
+func appendLine(path string, line []byte) error {
+	dir := filepath.Dir(path)
+	if err := makeDir(dir); err != nil {
+		return fmt.Errorf("audit log: %w", err)
+	}
+	unlock, err := lockFile(path + ".lock")
+	if err != nil {
+		return fmt.Errorf("audit log %s: %w", path, err)
+	}
+	defer unlock()
+
+	f, err := openLog(path)
+	if err != nil {
+		return fmt.Errorf("audit log: %w", err)
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return fmt.Errorf("audit log %s: %w", path, err)
+	}
+	size := fi.Size()
+	if size > 0 && size+int64(len(line)) > rotateSize {
+		f.Close()
+		if err := os.Rename(path, RotatedPath(path)); err != nil {
+			return fmt.Errorf("audit log %s: cannot rotate: %w", path, err)
+		}
+		if f, err = openLog(path); err != nil {
+			return fmt.Errorf("audit log: %w", err)
+		}
+		size = 0
+	}
+	buf := line
+	if size > 0 && !endsInNewline(f, size) {
+		buf = append([]byte{'\n'}, line...)
+	}
+	n, err := writeFile(f, buf)
+	if err == nil && n < len(buf) {
+		err = errors.New("short write")
+	}
+	if err != nil {
+		if n > 0 {
+			if terr := truncate(f, size); terr != nil {
+				err = fmt.Errorf("%w (and the cut line could not be taken back: %v)", err, terr)
+			}
+		}
+		f.Close()
+		return fmt.Errorf("audit log %s: %w", path, err)
+	}
+	return f.Close()
+}
+
+// openLog opens the log for appending (and reading its last byte).
+func openLog(path string) (*os.File, error) {
+	return openFile(path, os.O_RDWR|os.O_APPEND)
+}
+
+// openFile opens path, creating it 0600 when missing. A file root creates
+// is given the owner and group of its folder (SPEC §13 rule 8): root
+// firing a user's hooks must not leave a log or lock the user cannot open.
+func openFile(path string, flag int) (*os.File, error) {
+	flag |= syscall.O_NOFOLLOW | syscall.O_CLOEXEC
+	f, err := os.OpenFile(path, flag, 0)
+	if !errors.Is(err, os.ErrNotExist) {
+		return f, err
+	}
+	f, err = os.OpenFile(path, flag|os.O_CREATE|os.O_EXCL, 0o600)
+	if errors.Is(err, os.ErrExist) { // another writer created it first
+		return os.OpenFile(path, flag, 0)
+	}
+	if err == nil {
+		chownLikeParent(path, f.Chown)
+	}
+	return f, err
+}
+
+// makeDir creates the logs folder 0700 when missing, owned like its parent.
+func makeDir(dir string) error {
+	err := os.Mkdir(dir, 0o700)
+	if err == nil {
+		chownLikeParent(dir, func(uid, gid int) error { return os.Lchown(dir, uid, gid) })
+		return nil
+	}
+	if errors.Is(err, os.ErrExist) {
+		return nil
+	}
+	return os.MkdirAll(dir, 0o700)
+}
+
+// chownLikeParent gives what root created at path its folder's owner and
+// group; for anyone else it does nothing (their files are theirs).
+func chownLikeParent(path string, chown func(uid, gid int) error) {
+	if os.Geteuid() != 0 {
+		return
+	}
+	fi, err := os.Stat(filepath.Dir(path))
+	if err != nil {
+		return
+	}
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok && st.Uid != 0 {
+		_ = chown(int(st.Uid), int(st.Gid))
+	}
+}
+
+// endsInNewline reports whether the log's last byte is a newline; a read
+// that fails counts as yes (nothing is added on a guess).
+func endsInNewline(f *os.File, size int64) bool {
+	var b [1]byte
+	if _, err := f.ReadAt(b[:], size-1); err != nil {
+		return true
+	}
+	return b[0] == '\n'
+}
+
+// lockFile takes an exclusive flock on path (created 0600). The wait is a
+// blocking flock (fair: the kernel queues waiters) on a goroutine, bounded
+// by LockTimeout; a wait given up leaves the goroutine to close the file,
+// which drops the lock should it come later.
+func lockFile(path string) (unlock func(), err error) {
+	f, err := openFile(path, os.O_RDWR)
+	if err != nil {
+		return nil, err
+	}
+	fd := int(f.Fd())
+	if err := syscall.Flock(fd, syscall.LOCK_EX|syscall.LOCK_NB); err == nil {
+		return func() { f.Close() }, nil
+	}
+	done := make(chan error, 1)
+	go func() {
+		var err error
+		for {
+			if err = syscall.Flock(fd, syscall.LOCK_EX); !errors.Is(err, syscall.EINTR) {
+				break
+			}
+		}
+		done <- err
+	}()
+	t := time.NewTimer(LockTimeout)
+	defer t.Stop()
+	select {
+	case err := <-done:
+		if err != nil {
+			f.Close()
+			return nil, err
+		}
+		return func() { f.Close() }, nil
+	case <-t.C:
+		go func() { <-done; f.Close() }()
+		return nil, fmt.Errorf("another writer held the lock %s for %s", path, LockTimeout)
+	}
+}

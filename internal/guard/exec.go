@@ -1,0 +1,253 @@
+package guard
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/hermes-hooks/hermes/internal/answer"
+	"github.com/hermes-hooks/hermes/internal/audit"
+	"github.com/hermes-hooks/hermes/internal/pystr"
+	"github.com/hermes-hooks/hermes/internal/shell"
+	"golang.org/x/sys/unix"
+)
+
+// judgeLimit is how much of stdout the guard keeps to judge the answer
+// (SPEC §17 item 5); all of it is relayed.
+const judgeLimit = 1 << 20
+
+// exec runs COMMAND as the agent would have (SPEC §17 item 3): in the
+// guard's process group, with its environment, stdin and stderr, stdout
+// relayed byte for byte until EOF (a background child holding it keeps the
+// guard waiting, as it keeps communicate waiting), and ends as it ended.
+//
+// With a dialect (d not nil), the payload is translated before the hook
+// reads it and the hook's stdout and exit code are translated after,
+// instead of being relayed as they are.
+func (g *run) exec(d Dialect) int {
+	var stdin []byte
+	if d != nil {
+		payload, err := io.ReadAll(os.Stdin)
+		if err != nil {
+			return g.failStart("reading the payload: " + err.Error())
+		}
+		in, run, err := d.Input(g.inv, payload)
+		if err != nil {
+			return g.failStart(err.Error())
+		}
+		if !run {
+			out, code := d.Answer(g.inv, nil, false, 0)
+			writeAll(out)
+			res := shell.Result{ExitCode: &code, Stdout: pystr.DecodeText(out), Elapsed: time.Since(g.start)}
+			g.record(audit.Record{Status: audit.StatusRan, Result: res}, g.judge(res).Answer)
+			return code
+		}
+		stdin = in
+	}
+	// Found as execvp finds it (Popen's lookup); started with ForkExec, not
+	// os/exec, whose first start probes pidfd support with an extra child.
+	path, err := exec.LookPath(g.inv.Inner[0])
+	if err != nil {
+		return g.failStart(shell.StartError(err, g.inv.Inner[0]))
+	}
+	// A raw pipe read with blocking reads: the runtime's poller would add
+	// a wake-up per chunk.
+	var p [2]int
+	if err := syscall.Pipe2(p[:], syscall.O_CLOEXEC); err != nil {
+		return g.failStart(err.Error())
+	}
+	pr, pw := p[0], p[1]
+	files := []uintptr{0, uintptr(pw), 2}
+	inW := -1
+	if d != nil {
+		var q [2]int
+		if err := syscall.Pipe2(q[:], syscall.O_CLOEXEC); err != nil {
+			return g.failStart(err.Error())
+		}
+		files[0], inW = uintptr(q[0]), q[1]
+		defer syscall.Close(q[0])
+	}
+
+	// Signals the terminal or the agent sends the group reach the hook
+	// too; the guard outlives them so it can end as the hook ends. (Caught,
+	// not ignored: the hook gets default dispositions back at exec.)
+	if g.audit {
+		go audit.Warm() // while the hook runs, so the line costs nothing after
+	}
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
+	pid, err := syscall.ForkExec(path, g.inv.Inner, &syscall.ProcAttr{
+		Env:   hookEnv(),
+		Files: files,
+	})
+	syscall.Close(pw)
+	if d != nil {
+		syscall.Close(int(files[0]))
+	}
+	if err != nil {
+		syscall.Close(pr)
+		if inW >= 0 {
+			syscall.Close(inW)
+		}
+		signal.Stop(sigs)
+		return g.failStart(shell.StartError(err, g.inv.Inner[0]))
+	}
+	if inW >= 0 {
+		go func() {
+			// A hook that does not read its stdin makes this fail: fine.
+			for b := stdin; len(b) > 0; {
+				n, err := syscall.Write(inW, b)
+				if err != nil && err != syscall.EINTR {
+					break
+				}
+				b = b[max(n, 0):]
+			}
+			syscall.Close(inW)
+		}()
+	}
+	kept := relay(pr, d == nil)
+	syscall.Close(pr)
+	var ws syscall.WaitStatus
+	for {
+		_, err = syscall.Wait4(pid, &ws, 0, nil)
+		if err != syscall.EINTR {
+			break
+		}
+	}
+	signal.Stop(sigs)
+
+	res := shell.Result{Stdout: pystr.DecodeText(kept.buf), StdoutTruncated: kept.truncated, Elapsed: time.Since(g.start)}
+	var sig syscall.Signal
+	code := 0
+	switch {
+	case err != nil:
+		res.Err = err.Error()
+		code = 1
+	case ws.Signaled():
+		sig = ws.Signal()
+		c := -int(sig)
+		res.ExitCode = &c
+	default:
+		code = ws.ExitStatus()
+		res.ExitCode = &code
+	}
+	if d != nil {
+		exit := code
+		if sig != 0 {
+			exit = -int(sig)
+		}
+		out, c := d.Answer(g.inv, kept.buf, kept.truncated, exit)
+		writeAll(out)
+		res.Stdout, res.StdoutTruncated = pystr.DecodeText(out), false
+		if c != exit || sig == 0 {
+			sig, code = 0, c
+			res.ExitCode = &code
+		}
+	}
+	g.record(audit.Record{Status: audit.StatusRan, Result: res, Signal: int(sig)}, g.judge(res).Answer)
+	if sig != 0 {
+		raise(sig)
+		return 128 + int(sig) // not reached
+	}
+	return code
+}
+
+// hookEnv is the guard's environment without NoAuditEnv, so the hook
+// sees what it would see bare.
+func hookEnv() []string {
+	env := os.Environ()
+	if _, ok := os.LookupEnv(NoAuditEnv); !ok {
+		return env
+	}
+	out := env[:0]
+	for _, kv := range env {
+		if !strings.HasPrefix(kv, NoAuditEnv+"=") {
+			out = append(out, kv)
+		}
+	}
+	return out
+}
+
+// failStart is a hook that could not start: the agent would have failed
+// to spawn it (its error logged, nothing else). Fail-closed on a blocking
+// event it blocks, as run-event does.
+func (g *run) failStart(reason string) int {
+	fmt.Fprintln(os.Stderr, oneLine("hermes-guard: hook "+g.innerText()+" could not start: "+reason))
+	res := shell.Result{Err: reason, Elapsed: time.Since(g.start)}
+	ev := g.judge(res)
+	g.record(audit.Record{Status: audit.StatusRan, Result: res}, ev.Answer)
+	if ev.Answer != nil && ev.Answer.Action == answer.ActionBlock {
+		writeBlock(ev.Answer)
+		return 2
+	}
+	return 1
+}
+
+// kept is the start of stdout, for the judge.
+type kept struct {
+	buf       []byte
+	truncated bool
+}
+
+// judge reads the run's answer as §7 does. Stderr went straight to the
+// agent, so an exit-2 block's message is not the one the agent quotes
+// from stderr; its kind (block) is the same.
+func (g *run) judge(res shell.Result) answer.Evaluation {
+	return answer.Evaluate(answer.EvalInput{Event: g.inv.Event, Command: g.innerText(),
+		Blocking: g.blocking(), FailClosed: g.inv.FailClosed, Result: res})
+}
+
+// writeAll writes b to stdout, as much as the agent takes.
+func writeAll(b []byte) {
+	for len(b) > 0 {
+		n, err := syscall.Write(1, b)
+		switch {
+		case err == syscall.EINTR:
+		case err == syscall.EAGAIN:
+			_, _ = unix.Poll([]unix.PollFd{{Fd: 1, Events: unix.POLLOUT}}, -1)
+		case err != nil:
+			return
+		default:
+			b = b[n:]
+		}
+	}
+}
+
+// relay copies the pipe r to stdout (when write) until EOF, keeping the
+// first judgeLimit bytes. When stdout fails (the agent closed its end) it stops
+// reading: closing r then hands the hook the broken pipe it would have met
+// bare (EPIPE, or death by SIGPIPE, which the guard then re-raises).
+func relay(r int, write bool) kept {
+	var k kept
+	buf := make([]byte, 64<<10)
+	for {
+		n, err := syscall.Read(r, buf)
+		if err == syscall.EINTR {
+			continue
+		}
+		if n <= 0 {
+			return k
+		}
+		room := judgeLimit - len(k.buf)
+		k.truncated = k.truncated || n > room
+		k.buf = append(k.buf, buf[:min(n, room)]...)
+		for out := buf[:n]; write && len(out) > 0; {
+			w, err := syscall.Write(1, out)
+			switch {
+			case err == syscall.EINTR:
+			case err == syscall.EAGAIN:
+				// A non-blocking stdout handed down: wait until it drains.
+				_, _ = unix.Poll([]unix.PollFd{{Fd: 1, Events: unix.POLLOUT}}, -1)
+			case err != nil:
+				return k
+			default:
+				out = out[w:]
+			}
+		}
+	}
+}

@@ -1,0 +1,157 @@
+package hooks
+
+import (
+	"fmt"
+
+	"github.com/hermes-hooks/hermes/internal/allowlist"
+	"github.com/hermes-hooks/hermes/internal/config"
+	"github.com/hermes-hooks/hermes/internal/config/edit"
+	"github.com/hermes-hooks/hermes/internal/guard"
+	"github.com/hermes-hooks/hermes/internal/pystr"
+	"github.com/hermes-hooks/hermes/internal/shell"
+)
+
+// Rewrap is one hook protect or unprotect changes: its command as written
+// now (From) and after (To), and the approval carried over from the old
+// command (Old, "" Command when there was none) to the new one (New).
+type Rewrap struct {
+	Event    string
+	From, To string // as written in the config
+	Old, New allowlist.Entry
+	HasOld   bool
+}
+
+// Inner is the command the guard runs, as written: From for protect, To
+// for unprotect.
+func (r Rewrap) Inner(protect bool) string {
+	if protect {
+		return r.From
+	}
+	return r.To
+}
+
+// Wrapped is the guarded command as written.
+func (r Rewrap) Wrapped(protect bool) string {
+	if protect {
+		return r.To
+	}
+	return r.From
+}
+
+// Refused is a hook protect leaves alone, and why.
+type Refused struct {
+	Event, Command, Reason string
+}
+
+// PlanProtect decides, for each spec, whether it can be protected with the
+// guard at guardPath (SPEC §17): approved, pinned to a sha256, and its
+// script what was approved and safe as the guard judges it; else it is
+// refused with the reason. Hooks already protected are left out.
+func (s *Setup) PlanProtect(specs []Spec, list *allowlist.List, guardPath string, env config.Env) ([]Rewrap, []Refused) {
+	var plan []Rewrap
+	var refused []Refused
+	for _, spec := range specs {
+		if spec.Protected() {
+			continue
+		}
+		h := s.InspectAsGuard(spec, list)
+		written := spec.Shown()
+		refuse := func(reason string) { refused = append(refused, Refused{spec.Event, written, reason}) }
+		switch {
+		case h.ParseErr != nil:
+			refuse(h.ParseErr.Error())
+			continue
+		case !h.Approved:
+			refuse("not approved; approve it first with: hermes hooks accept " + shell.Quote(written))
+			continue
+		case !h.Approval.Pinned():
+			refuse("approved without a sha256 of its script, which the guard needs; approve it again with: hermes hooks accept " + shell.Quote(written))
+			continue
+		case !h.Allowed():
+			refuse(h.Reason() + "; review it with: hermes hooks diff " + shell.Quote(written) + ", approve it with: hermes hooks accept " + shell.Quote(written) + ", then protect it")
+			continue
+		}
+		to := guard.Wrap(guardPath, spec.Event, spec.FailClosed, written)
+		r := Rewrap{Event: spec.Event, From: written, To: to, Old: h.Approval, HasOld: true}
+		r.New = carried(h.Approval, spec.Event, pystr.Strip(config.ExpandEnv(to, env)), allowlist.ViaProtect)
+		plan = append(plan, r)
+	}
+	return plan, refused
+}
+
+// PlanUnprotect is protect reversed: each protected spec gets back the
+// command its guard runs, and the approval of the wrapped command, if any,
+// is carried back.
+func (s *Setup) PlanUnprotect(specs []Spec, list *allowlist.List, env config.Env) []Rewrap {
+	var plan []Rewrap
+	for _, spec := range specs {
+		if !spec.Protected() {
+			continue
+		}
+		inner, _, ok := guard.Unwrap(spec.Shown())
+		if !ok {
+			continue
+		}
+		r := Rewrap{Event: spec.Event, From: spec.Shown(), To: inner}
+		if list != nil {
+			r.Old, r.HasOld = list.Find(spec.Event, spec.Command)
+		}
+		if r.HasOld {
+			r.New = carried(r.Old, spec.Event, pystr.Strip(config.ExpandEnv(inner, env)), allowlist.ViaUnprotect)
+		}
+		plan = append(plan, r)
+	}
+	return plan
+}
+
+// carried is old's approval for another command of event.
+func carried(old allowlist.Entry, event, command, via string) allowlist.Entry {
+	return allowlist.Entry{Event: event, Command: command, ApprovedAt: old.ApprovedAt, ApprovedVia: via,
+		ScriptMtime: old.ScriptMtime, ScriptSHA256: old.ScriptSHA256}
+}
+
+// RewriteCommands returns src with the command of every shell hook in the
+// plan rewritten (matched by event and command as written), comments and
+// every other byte kept.
+func RewriteCommands(src []byte, plan []Rewrap) ([]byte, error) {
+	to := map[[2]string]string{}
+	for _, r := range plan {
+		to[[2]string{r.Event, r.From}] = r.To
+	}
+	d, err := edit.Parse(src)
+	if err != nil {
+		return nil, err
+	}
+	out, _, err := d.Replace([]string{"hooks"}, "command", func(key string, _ int, old string) (string, bool) {
+		if key == outboundKey || key == outputSpillKey {
+			return "", false
+		}
+		nv, ok := to[[2]string{key, pystr.Strip(old)}]
+		return nv, ok
+	})
+	return out, err
+}
+
+// GuardProblem says what is wrong with a protected hook's guard (SPEC §17
+// doctor), "" when nothing: missing, not executable, not safely owned
+// (rule 5 for the binary and its folders), or flags that disagree with the
+// config entry.
+func (s *Setup) GuardProblem(spec Spec) string {
+	inv := spec.Guard
+	if inv == nil {
+		return ""
+	}
+	if inv.Event != spec.Event {
+		return fmt.Sprintf("its guard is for event %q but the hook is under %s; protect it again: hermes hooks unprotect, then protect", inv.Event, spec.Event)
+	}
+	if inv.FailClosed != spec.FailClosed {
+		return fmt.Sprintf("its guard says --fail-closed=%v but the entry says fail_closed: %v; protect it again: hermes hooks unprotect, then protect", inv.FailClosed, spec.FailClosed)
+	}
+	if err := s.checkExecutable(inv.Guard, true); err != nil {
+		return fmt.Sprintf("its guard %s cannot run: %v; install hermes-guard beside hermes, or unprotect the hook", inv.Guard, err)
+	}
+	if err := s.safePaths().Check(inv.Guard); err != nil {
+		return fmt.Sprintf("its guard %s is not safe: %v", inv.Guard, err)
+	}
+	return ""
+}

@@ -1,0 +1,231 @@
+// Package trust is the one decision whether a shell hook may run now (SPEC
+// §13, §13.2): its approval, pinning, who else could change its script
+// (ownership, modes, ACLs), the path and "~" rules and unreadable scripts.
+// run-event, test, the policy cases, doctor and list ask it through
+// package hooks; the guard (SPEC §17) asks it directly, so it depends only
+// on allowlist, safepath and shell: no config, no matcher engine, no CLI.
+package trust
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/hermes-hooks/hermes/internal/allowlist"
+	"github.com/hermes-hooks/hermes/internal/safepath"
+	"github.com/hermes-hooks/hermes/internal/shell"
+)
+
+// Settings are the config's trust switches. The guard, which reads no
+// config, passes both on.
+type Settings struct {
+	PinScripts  bool // hooks_pin_scripts
+	StrictModes bool // hooks_strict_modes
+}
+
+// Hook is what is judged: the allowlist entry is looked up by (Event,
+// Command); the script judged is the one Argv runs.
+type Hook struct {
+	Event string
+	// Command is the command the allowlist holds for the hook (${VAR}
+	// expanded). For the guard it is the wrapped command.
+	Command string
+	// Argv is the argv whose script is judged; nil means Command
+	// tokenised as the agent tokenises it (leading "~" expanded with
+	// Home). For the guard it is the inner COMMAND.
+	Argv []string
+	// Home is the user's home, for a leading "~".
+	Home string
+}
+
+// Probes are how a decision looks at the files a hook names: asked now
+// (Now: the decision to run) or through an invocation's caches (display).
+type Probes struct {
+	Fingerprint func(path string) allowlist.Fingerprint
+	Paths       *safepath.Checker
+	Executable  func(path string, firstWord bool) error
+}
+
+// Now are probes that hash, stat and check at this moment, from no cache:
+// what every decision to run a hook must use.
+func Now() Probes {
+	return Probes{Fingerprint: allowlist.FingerprintNow, Paths: safepath.New(os.Getuid()), Executable: shell.CheckExecutable}
+}
+
+// Verdict is everything known about a hook's script and approval now, and
+// whether it may run.
+type Verdict struct {
+	Argv     []string
+	ParseErr error // the command cannot be tokenised
+	// Script is the resolved script path ("" when the command cannot be
+	// parsed); FirstWord says it is run directly (needs the execute bit).
+	Script    string
+	FirstWord bool
+	ExecErr   error // nil when the script exists and can run
+	// Refusal, when not "", says why the hook must never run as it is
+	// written, whatever was approved (SPEC §13.1): the file hashed would
+	// not be the file run.
+	Refusal string
+
+	Approved    bool
+	Approval    allowlist.Entry // the entry found, when Approved
+	Fingerprint allowlist.Fingerprint
+	Drift       allowlist.Drift // "" when not approved
+	// Pinned: pinning is on and the approval recorded a sha256 or was
+	// written by this tool (which always pins; SPEC §13.3).
+	Pinned bool
+	// Unsafe, when not nil, names who else could change the script (SPEC
+	// §13.5).
+	Unsafe error
+}
+
+// Entry is the allowlist entry the verdict was decided against.
+func (v *Verdict) Entry() allowlist.Entry { return v.Approval }
+
+// SHA256 is the script's sha256 now, "" when it could not be hashed.
+func (v *Verdict) SHA256() string { return v.Fingerprint.SHA256 }
+
+// Allowed reports whether the hook may run without asking: approved, not
+// stopped by pinning, nobody else can change its script, and it can be run
+// as written.
+func (v *Verdict) Allowed() bool {
+	return v.Approved && !v.Blocked() && v.Unsafe == nil && v.Refusal == ""
+}
+
+// Blocked reports whether pinning stops this approved hook: the script is
+// not the one approved (modified), or cannot be hashed to tell (missing).
+func (v *Verdict) Blocked() bool {
+	// An approval this tool made without a hash (there was no script to
+	// hash) stays trusted while there is still none: it cannot start, and a
+	// fail-closed guard blocks. A script appearing there is modified.
+	missing := v.Drift == allowlist.DriftMissing && v.Approval.Pinned()
+	return v.Approved && v.Pinned && (v.Drift == allowlist.DriftModified || missing)
+}
+
+// Why a hook does not run (SPEC §10.4, §13).
+const (
+	SkipNotApproved = "not approved"
+	SkipModified    = "modified since approval"
+	SkipUnreadable  = "script cannot be read since approval"
+	// UnsafePrefix starts the reason of a script someone else can change.
+	UnsafePrefix = "someone else can change the script: "
+)
+
+// Reason is why the hook may not run without consent, "" when Allowed: its
+// refusal, pinning, who else can change its script, or no approval.
+func (v *Verdict) Reason() string {
+	switch {
+	case v.Refusal != "":
+		return v.Refusal
+	case v.Blocked() && v.Drift == allowlist.DriftMissing:
+		return SkipUnreadable
+	case v.Blocked():
+		return SkipModified
+	case v.Approved && v.Unsafe != nil:
+		return UnsafePrefix + v.Unsafe.Error()
+	case !v.Approved:
+		return SkipNotApproved
+	}
+	return ""
+}
+
+// HasScriptFile reports whether the hook's script is a path that can be
+// fingerprinted. A command that cannot be parsed has none, and a bare word
+// PATH did not resolve is not a file of ours: reading it relative to the
+// current directory could hash an unrelated file.
+func (v *Verdict) HasScriptFile() bool {
+	return v.ParseErr == nil && filepath.IsAbs(v.Script)
+}
+
+// Decide is the decision whether h may run now, with its script hashed and
+// its path checked at this moment (Now).
+func Decide(list *allowlist.List, h Hook, s Settings) Verdict {
+	return DecideWith(list, h, s, Now())
+}
+
+// DecideWith is Decide with the given probes; list may be nil (nothing is
+// approved).
+func DecideWith(list *allowlist.List, h Hook, s Settings, look Probes) Verdict {
+	var v Verdict
+	if h.Argv != nil {
+		v.Argv = h.Argv
+	} else {
+		v.Argv, v.ParseErr = shell.Argv(h.Command, h.Home)
+	}
+	if v.ParseErr == nil {
+		v.Script, v.FirstWord = shell.ResolveScript(v.Argv)
+		v.ExecErr = look.Executable(v.Script, v.FirstWord)
+		v.Refusal = TildeRefusal(shell.TildeScript(v.Argv))
+	} else {
+		v.ExecErr = v.ParseErr
+	}
+	if list != nil {
+		v.Approval, v.Approved = list.Find(h.Event, h.Command)
+	}
+	if !v.Approved {
+		return v
+	}
+	v.Fingerprint = allowlist.Fingerprint{Path: v.Script, Err: allowlist.ErrNoScript}
+	if v.HasScriptFile() {
+		v.Fingerprint = look.Fingerprint(v.Script)
+	}
+	v.Drift = allowlist.DriftOf(v.Approval, v.Fingerprint)
+	ours := v.Approval.ApprovedVia != ""
+	v.Pinned = s.PinScripts && (v.Approval.Pinned() || ours)
+	if v.Pinned && !v.Approval.Pinned() && v.Fingerprint.Err == nil {
+		// This tool approved it without a hash, because there was no
+		// script to hash then; a script there now is not what was approved.
+		v.Drift = allowlist.DriftModified
+	}
+	if v.Pinned && s.StrictModes && v.HasScriptFile() && v.Fingerprint.Err == nil {
+		v.Unsafe = look.Paths.Check(v.Script)
+	}
+	return v
+}
+
+// FindByArgv is the guard's lookup (SPEC §17): the first entry of event
+// whose command, tokenised as the agent tokenises it (leading "~" expanded
+// with home), equals argv exactly.
+func FindByArgv(list *allowlist.List, event string, argv []string, home string) (allowlist.Entry, bool) {
+	if list == nil {
+		return allowlist.Entry{}, false
+	}
+	for _, e := range list.Approvals {
+		if e.Event != event {
+			continue
+		}
+		got, err := shell.Argv(e.Command, home)
+		if err == nil && equal(got, argv) {
+			return e, true
+		}
+	}
+	return allowlist.Entry{}, false
+}
+
+func equal(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// TildeRefusal explains a script word that starts with "~": it reaches the
+// process literally, so the file run would not be the file hashed. "" for
+// no word.
+func TildeRefusal(word string) string {
+	if word == "" {
+		return ""
+	}
+	rest := strings.TrimPrefix(word, "~")
+	suggestion := "${HOME}" + rest
+	if rest != "" && !strings.HasPrefix(rest, "/") {
+		suggestion = "the full path"
+	}
+	return fmt.Sprintf("%q would reach the process unexpanded (only a \"~\" at the start of the command is expanded) and name a folder \"~\" in the working directory; write the full path or %s", word, suggestion)
+}

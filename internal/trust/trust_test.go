@@ -1,0 +1,115 @@
+package trust
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hermes-hooks/hermes/internal/allowlist"
+)
+
+func script(t *testing.T, body string, mode os.FileMode) string {
+	t.Helper()
+	dir := t.TempDir()
+	p := filepath.Join(dir, "hook.sh")
+	if err := os.WriteFile(p, []byte(body), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(p, mode); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+var on = Settings{PinScripts: true, StrictModes: false}
+
+func approve(event, command, via string, fp allowlist.Fingerprint) *allowlist.List {
+	l := &allowlist.List{}
+	l.Approve(allowlist.NewEntry(event, command, via, fp, time.Now()))
+	return l
+}
+
+func TestDecidePinnedUnchangedIsAllowed(t *testing.T) {
+	p := script(t, "#!/bin/sh\necho hi\n", 0o700)
+	l := approve("on_session_start", p, allowlist.ViaAccept, allowlist.FingerprintNow(p))
+	v := Decide(l, Hook{Event: "on_session_start", Command: p}, on)
+	if !v.Allowed() || v.Reason() != "" || v.SHA256() == "" {
+		t.Fatalf("allowed=%v reason=%q sha=%q", v.Allowed(), v.Reason(), v.SHA256())
+	}
+}
+
+func TestDecideModifiedIsBlocked(t *testing.T) {
+	p := script(t, "#!/bin/sh\necho hi\n", 0o700)
+	l := approve("on_session_start", p, allowlist.ViaAccept, allowlist.FingerprintNow(p))
+	if err := os.WriteFile(p, []byte("#!/bin/sh\necho evil\n"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	v := Decide(l, Hook{Event: "on_session_start", Command: p}, on)
+	if v.Allowed() || v.Reason() != SkipModified {
+		t.Fatalf("allowed=%v reason=%q", v.Allowed(), v.Reason())
+	}
+}
+
+func TestDecideNotApproved(t *testing.T) {
+	p := script(t, "#!/bin/sh\n", 0o700)
+	v := Decide(nil, Hook{Event: "on_session_start", Command: p}, on)
+	if v.Allowed() || v.Reason() != SkipNotApproved {
+		t.Fatalf("allowed=%v reason=%q", v.Allowed(), v.Reason())
+	}
+}
+
+// The guard judges the inner command's script while the entry is found by
+// the wrapped command.
+func TestDecideArgvIsJudged(t *testing.T) {
+	p := script(t, "#!/bin/sh\n", 0o700)
+	wrapped := "/usr/bin/guard --event pre_tool_call -- " + p
+	l := approve("pre_tool_call", wrapped, "protect", allowlist.FingerprintNow(p))
+	v := Decide(l, Hook{Event: "pre_tool_call", Command: wrapped, Argv: []string{p}}, on)
+	if !v.Allowed() || v.Script != p {
+		t.Fatalf("allowed=%v script=%q reason=%q", v.Allowed(), v.Script, v.Reason())
+	}
+}
+
+func TestDecideTildeScriptIsRefused(t *testing.T) {
+	v := Decide(nil, Hook{Event: "on_session_start", Command: "python3 ~/x.py", Home: "/home/u"}, on)
+	if v.Refusal == "" || !strings.Contains(v.Reason(), "${HOME}/x.py") {
+		t.Fatalf("refusal %q", v.Refusal)
+	}
+}
+
+func TestFindByArgv(t *testing.T) {
+	l := &allowlist.List{}
+	l.Approve(allowlist.Entry{Event: "pre_tool_call", Command: "~/g --event pre_tool_call -- 'a b'", ApprovedAt: "1"})
+	l.Approve(allowlist.Entry{Event: "post_tool_call", Command: "/h/g --event post_tool_call -- x", ApprovedAt: "2"})
+	e, ok := FindByArgv(l, "pre_tool_call", []string{"/h/g", "--event", "pre_tool_call", "--", "a b"}, "/h")
+	if !ok || e.ApprovedAt != "1" {
+		t.Fatalf("found %v %+v", ok, e)
+	}
+	if _, ok := FindByArgv(l, "post_tool_call", []string{"/h/g", "--event", "pre_tool_call", "--", "a b"}, "/h"); ok {
+		t.Fatal("an entry of another event matched")
+	}
+	if _, ok := FindByArgv(nil, "x", nil, ""); ok {
+		t.Fatal("nil list matched")
+	}
+}
+
+// The guard imports this package: it must stay lean (STYLE.md).
+func TestDependenciesStayLean(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("go is not on PATH")
+	}
+	out, err := exec.Command("go", "list", "-deps", ".").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, dep := range strings.Fields(string(out)) {
+		for _, bad := range []string{"cobra", "viper", "survey", "yaml", "regexp2", "/internal/pyre", "/internal/hooks", "/internal/config"} {
+			if strings.Contains(dep, bad) {
+				t.Errorf("internal/trust depends on %s", dep)
+			}
+		}
+	}
+}

@@ -3,7 +3,17 @@ BIN := bin/hermes
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X github.com/hermes-hooks/hermes/internal/cli.Version=$(VERSION)
 
-.PHONY: build test race demo lint bench bench-guard fuzz docs stress clean
+.PHONY: build test race demo lint bench bench-guard fuzz docs stress clean install
+
+## install: every binary under cmd/ (gen-docs excepted) into $(PREFIX)/bin, the
+## man pages into $(PREFIX)/share/man/man1, and completions for bash, zsh and
+## fish where those shells look under $(PREFIX). DESTDIR is prepended, for
+## packagers.
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+MANDIR ?= $(PREFIX)/share/man/man1
+DATADIR ?= $(PREFIX)/share
+COMMANDS := $(filter-out gen-docs,$(notdir $(wildcard cmd/*)))
 
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/hermes
@@ -52,3 +62,20 @@ clean:
 docs:
 	rm -rf docs/reference docs/man
 	$(GO) run ./cmd/gen-docs docs/reference docs/man
+
+install:
+	install -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(MANDIR)" \
+		"$(DESTDIR)$(DATADIR)/bash-completion/completions" \
+		"$(DESTDIR)$(DATADIR)/zsh/site-functions" \
+		"$(DESTDIR)$(DATADIR)/fish/vendor_completions.d"
+	for c in $(COMMANDS); do \
+		case $$c in \
+		hermes-guard) CGO_ENABLED=0 $(GO) build -trimpath -ldflags "-s -w" -o "$(DESTDIR)$(BINDIR)/$$c" ./cmd/$$c ;; \
+		*) $(GO) build -ldflags "$(LDFLAGS)" -o "$(DESTDIR)$(BINDIR)/$$c" ./cmd/$$c ;; \
+		esac || exit 1; \
+	done
+	install -m 644 docs/man/*.1 "$(DESTDIR)$(MANDIR)"
+	"$(DESTDIR)$(BINDIR)/hermes" completion bash > "$(DESTDIR)$(DATADIR)/bash-completion/completions/hermes"
+	"$(DESTDIR)$(BINDIR)/hermes" completion zsh > "$(DESTDIR)$(DATADIR)/zsh/site-functions/_hermes"
+	"$(DESTDIR)$(BINDIR)/hermes" completion fish > "$(DESTDIR)$(DATADIR)/fish/vendor_completions.d/hermes.fish"
+	@echo "installed $(COMMANDS) into $(DESTDIR)$(BINDIR), man pages into $(DESTDIR)$(MANDIR)"

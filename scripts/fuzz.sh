@@ -11,6 +11,7 @@ for target in \
   ./internal/hooks:FuzzEvaluate \
   ./internal/hooks:FuzzNormalize \
   ./internal/allowlist:FuzzRead \
+  ./internal/lockfile:FuzzParse \
   ./internal/allowlist:FuzzValidJSON \
   ./internal/config/edit:FuzzAppendRemove \
   ./internal/config/edit:FuzzRemove \

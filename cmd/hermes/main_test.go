@@ -86,10 +86,14 @@ func TestScripts(t *testing.T) {
 		RequireExplicitExec: true,
 		RequireUniqueNames:  true,
 		UpdateScripts:       os.Getenv("UPDATE_GOLDEN") != "",
+		Cmds:                scriptCmds,
 		// [root]: the scenario can make files owned by another user.
 		Condition: func(cond string) (bool, error) {
-			if cond == "root" {
+			switch cond {
+			case "root":
 				return os.Geteuid() == 0, nil
+			case "acl": // POSIX ACLs can be written (setacl)
+				return aclSupported()
 			}
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},

@@ -55,6 +55,12 @@ type session struct {
 // system has no pseudo-terminals.
 func startAtTerminal(t *testing.T, home string, args ...string) *session {
 	t.Helper()
+	return startAtTerminalWith(t, home, nil, args...)
+}
+
+// startAtTerminalWith is startAtTerminal with more environment variables.
+func startAtTerminalWith(t *testing.T, home string, env []string, args ...string) *session {
+	t.Helper()
 	if _, err := os.Stat("/dev/ptmx"); err != nil {
 		t.Skipf("no pseudo-terminals here: %v", err)
 	}
@@ -93,6 +99,7 @@ func startAtTerminal(t *testing.T, home string, args ...string) *session {
 		"HERMES_HOME=" + filepath.Join(home, ".hermes"),
 		"TERM=xterm-256color",
 	}
+	s.cmd.Env = append(s.cmd.Env, env...)
 	s.cmd.Dir = home
 	tty := console.Tty()
 	s.cmd.Stdin, s.cmd.Stdout, s.cmd.Stderr = tty, tty, tty

@@ -33,3 +33,21 @@ func TestPromptPruneAsks(t *testing.T) {
 		}
 	}
 }
+
+// SPEC §13.2 rule 4, the attack of issue 18: while prune's question is
+// open, the hook is configured again and approved anew (as `new --approve`
+// would). Yes then removes only what was shown: the new approval stays.
+func TestPromptPruneKeepsWhatWasApprovedMeanwhile(t *testing.T) {
+	t.Parallel()
+	home := staleHome(t)
+	s := startAtTerminal(t, home, "hooks", "prune")
+	s.expect("on_session_start  ~/.hermes/hook.sh", "Remove 1 stale allowlist entry(ies)?")
+	writeFile(t, filepath.Join(home, ".hermes", "config.yaml"), oneHookConfig, 0o644)
+	runOffTerminal(t, home, "hooks", "accept", "~/.hermes/hook.sh", "--yes")
+	s.atKeyboard()
+	s.send("y\r")
+	s.exits(0)
+	if got := approvals(t, home); len(got) != 1 || got[0].Command != "~/.hermes/hook.sh" {
+		t.Errorf("the approval made while prune asked was removed: %+v", got)
+	}
+}

@@ -210,13 +210,13 @@ func TestStressHugeOutput(t *testing.T) {
 	// What the tool costs with a hook that prints nothing, for comparison.
 	base := newStressHome(t, bin)
 	base.writeConfig("on_session_start", 0, base.writeScript("quiet.sh", "exit 0\n"))
-	quiet := base.run("hooks", "test", "on_session_start", "--json")
+	quiet := base.runMeasured("hooks", "test", "on_session_start", "--json")
 
 	h := newStressHome(t, bin)
 	h.writeConfig("on_session_start", 300, h.writeScript("flood.sh", fmt.Sprintf(
 		"head -c %d /dev/zero | tr '\\0' a\nhead -c %d /dev/zero | tr '\\0' b >&2\n", size, 2*capture)))
 
-	fired := h.run("--accept-hooks", "hooks", "run-event", "on_session_start", "--json")
+	fired := h.runMeasured("--accept-hooks", "hooks", "run-event", "on_session_start", "--json")
 	var ev struct {
 		Hooks []struct {
 			Status   string
@@ -233,7 +233,7 @@ func TestStressHugeOutput(t *testing.T) {
 		t.Fatalf("run-event: the flood hook did not run to a clean exit:\n%s", &fired.stdout)
 	}
 
-	tested := h.run("hooks", "test", "on_session_start", "--json")
+	tested := h.runMeasured("hooks", "test", "on_session_start", "--json")
 	var res struct {
 		Results []struct {
 			ExitCode        *int   `json:"exit_code"`

@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/hermes-hooks/hermes/internal/fileowner"
 )
 
 // staleTemp is the age after which a temporary file of writeAtomic is taken
@@ -61,6 +63,10 @@ func writeAtomic(path string, data []byte) error {
 	}
 	name := tmp.Name()
 	err = tmp.Chmod(0o600)
+	if err == nil {
+		// Root writing a user's allowlist or snapshot leaves it theirs.
+		err = fileowner.Keep(tmp, target)
+	}
 	if err == nil {
 		err = fault("write", target)
 	}

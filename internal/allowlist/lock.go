@@ -4,9 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"syscall"
 	"time"
+
+	"github.com/hermes-hooks/hermes/internal/filelock"
 )
 
 // Defaults of LockWait.
@@ -42,19 +42,10 @@ func (w LockWait) context() context.Context {
 }
 
 // lockWait takes an exclusive flock on path (created 0600) and returns the
-// function that releases it. A held lock is polled with a non-blocking
-// flock, backing off from 1 ms to 50 ms, so the wait can end on ctx, on
-// the timeout, or with the lock, whichever comes first; a blocking flock
-// could not be abandoned.
+// function that releases it. The wait is a blocking flock (filelock), fair
+// to the agent's own blocking waits, that ends on ctx, on the timeout, or
+// with the lock, whichever comes first.
 func lockWait(ctx context.Context, path string, w LockWait) (unlock func(), err error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
-	if err != nil {
-		return nil, fmt.Errorf("cannot open the allowlist lock: %w", err)
-	}
-	fd := int(f.Fd())
 	timeout, notifyAfter := w.Timeout, w.NotifyAfter
 	if timeout <= 0 {
 		timeout = DefaultLockTimeout
@@ -62,46 +53,15 @@ func lockWait(ctx context.Context, path string, w LockWait) (unlock func(), err 
 	if notifyAfter <= 0 {
 		notifyAfter = DefaultLockNotify
 	}
-	start := time.Now()
-	deadline := time.NewTimer(timeout)
-	defer deadline.Stop()
-	var notify <-chan time.Time
-	if w.Notify != nil {
-		t := time.NewTimer(notifyAfter)
-		defer t.Stop()
-		notify = t.C
+	unlock, err = filelock.Lock(path, filelock.Wait{Context: ctx, Timeout: timeout, Notify: w.Notify, NotifyAfter: notifyAfter})
+	var te *filelock.TimeoutError
+	var oe *filelock.ErrOpen
+	switch {
+	case errors.As(err, &te):
+		return nil, fmt.Errorf("%w %s after %s (held by another hermes or the agent); try again later, or wait longer with --lock-timeout",
+			ErrLockTimeout, path, te.Waited.Round(time.Millisecond))
+	case errors.As(err, &oe):
+		return nil, fmt.Errorf("cannot open the allowlist lock %s: %w", path, oe.Err)
 	}
-	delay := time.Millisecond
-	for {
-		err = syscall.Flock(fd, syscall.LOCK_EX|syscall.LOCK_NB)
-		if err == nil {
-			break
-		}
-		if !errors.Is(err, syscall.EWOULDBLOCK) && !errors.Is(err, syscall.EINTR) {
-			f.Close()
-			return nil, fmt.Errorf("cannot lock %s: %w", path, err)
-		}
-		wait := time.NewTimer(delay)
-		select {
-		case <-ctx.Done():
-			wait.Stop()
-			f.Close()
-			return nil, ctx.Err()
-		case <-deadline.C:
-			wait.Stop()
-			f.Close()
-			return nil, fmt.Errorf("%w %s after %s (held by another hermes or the agent); try again later, or wait longer with --lock-timeout",
-				ErrLockTimeout, path, time.Since(start).Round(time.Millisecond))
-		case <-notify:
-			wait.Stop()
-			w.Notify()
-			notify = nil
-		case <-wait.C:
-		}
-		delay = min(delay*2, 50*time.Millisecond)
-	}
-	return func() {
-		syscall.Flock(fd, syscall.LOCK_UN)
-		f.Close()
-	}, nil
+	return unlock, err
 }

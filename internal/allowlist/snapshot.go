@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hermes-hooks/hermes/internal/fileowner"
 	"github.com/hermes-hooks/hermes/internal/regfile"
 )
 
@@ -38,7 +39,9 @@ func SaveSnapshot(hermesHome string, fp Fingerprint) error {
 	if _, err := os.Stat(path); err == nil {
 		return nil // same name, same bytes
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+	if err := os.Mkdir(filepath.Dir(path), 0o700); err == nil {
+		fileowner.LikeParent(filepath.Dir(path))
+	} else if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return fmt.Errorf("cannot create the snapshot folder: %w", err)
 	}
 	if err := writeAtomic(path, fp.Content); err != nil {

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/hermes-hooks/hermes/internal/fileowner"
 	"github.com/hermes-hooks/hermes/internal/regfile"
 )
 
@@ -206,7 +207,11 @@ func writeNew(name string, data []byte) error {
 	if err != nil {
 		return err
 	}
-	if err = fault("write", name); err == nil {
+	err = fileowner.Keep(f, name)
+	if err == nil {
+		err = fault("write", name)
+	}
+	if err == nil {
 		_, err = f.Write(data)
 	}
 	if err == nil {

@@ -41,8 +41,11 @@ type Record struct {
 	// Via is who fired the hook: ViaRunEvent or ViaExec (the guard).
 	Via string
 	// The guard's own fields (SPEC §17): its pid, the signal the hook died
-	// of (0: none), whether it ran (StatusRan) or was refused
-	// (StatusRefused, with Refusal the reason), and AnswerKind, the answer
+	// of (0: none), whether it ran (StatusRan), was refused
+	// (StatusRefused, with Refusal the reason) or was not run because its
+	// dialect says the other tool would not run it here (StatusSkipped,
+	// with Refusal the reason: "outside project", an --if rule that does
+	// not match), and AnswerKind, the answer
 	// judged as §7 judges stdout (block, modify, approve, context, none).
 	PID        int
 	Signal     int
@@ -57,6 +60,7 @@ const (
 	ViaExec       = "exec"
 	StatusRan     = "ran"
 	StatusRefused = "refused"
+	StatusSkipped = "skipped"
 )
 
 type auditJSON struct {

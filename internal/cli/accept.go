@@ -24,6 +24,8 @@ type acceptOptions struct {
 	SHA256  string
 	Show    bool
 	JSON    bool
+	// FromLock approves exactly what the lock file says (SPEC §20).
+	FromLock string
 }
 
 func newCmdAccept(f *Factory, runF func(*acceptOptions) error) *cobra.Command {
@@ -37,11 +39,17 @@ and a snapshot of it (so a later change can be shown with 'hermes hooks diff').
 At a terminal with no arguments: choose among the pending hooks (never approved,
 or modified since approval). With COMMAND (the exact string from the config;
 --event narrows) or --all (every pending hook): records them; off a terminal
-this needs --yes.`,
+this needs --yes.
+
+With --from-lock FILE (written by 'hermes hooks lock' and reviewed): approves
+exactly the hooks whose command and script sha256 equal the lock's, refuses
+every other one with the reason, and exits 1 if any was refused. The lock is
+the consent, so no --yes is needed: the CI replacement for --accept-hooks.`,
 		Example: `  hermes hooks accept
   hermes hooks accept --all --yes
   hermes hooks accept '~/.hermes/agent-hooks/guard.sh --strict' --event pre_tool_call --yes
-  hermes hooks accept "$CMD" --yes --sha256 9f86d081884c7d65...`,
+  hermes hooks accept "$CMD" --yes --sha256 9f86d081884c7d65...
+  hermes hooks accept --from-lock hooks.lock.json`,
 		// "approve" is what the agent's prompt and many users say.
 		SuggestFor: []string{"approve", "allow", "trust"},
 		Args: func(cmd *cobra.Command, args []string) error {
@@ -53,6 +61,9 @@ this needs --yes.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 1 {
 				opts.Command = args[0]
+			}
+			if opts.FromLock != "" && (opts.Command != "" || opts.All || opts.Force || opts.SHA256 != "" || opts.Show) {
+				return usageErrorf("--from-lock approves what the lock says: it takes no COMMAND, --all, --force, --sha256 or --show (--event narrows)")
 			}
 			if opts.All && opts.Command != "" {
 				return usageErrorf("give either COMMAND or --all, not both")
@@ -91,6 +102,7 @@ this needs --yes.`,
 	fl.StringVar(&opts.SHA256, "sha256", "", "approve only if the script's sha256 is `HEX`")
 	fl.BoolVar(&opts.Show, "show", false, "print the whole script(s) and exit without approving")
 	fl.BoolVar(&opts.JSON, "json", false, "print JSON (see docs/json.md)")
+	fl.StringVar(&opts.FromLock, "from-lock", "", "approve exactly the hooks the lock `FILE` names with their sha256; refuse the rest (exit 1)")
 	_ = cmd.RegisterFlagCompletionFunc("event", completeShellEvents(f))
 	cmd.ValidArgsFunction = completeCommands(f)
 	return cmd
@@ -125,6 +137,9 @@ func acceptRun(cmd *cobra.Command, opts *acceptOptions) error {
 	printWarnings(ios, s.Diagnostics(), warnings)
 	if err := checkAcceptEvent(s, opts.Event); err != nil {
 		return err
+	}
+	if opts.FromLock != "" {
+		return acceptFromLock(cmd, opts, s, list)
 	}
 	var all []hooks.ShellHook
 	for _, h := range s.ShellHooks(list) {
@@ -189,6 +204,9 @@ func acceptRun(cmd *cobra.Command, opts *acceptOptions) error {
 
 	if !opts.Force {
 		if err := refuseUnreadable(chosen); err != nil {
+			return err
+		}
+		if err := refuseUnsafe(s, chosen); err != nil {
 			return err
 		}
 	}
@@ -345,7 +363,23 @@ func refuseUnreadable(hs []hooks.ShellHook) error {
 	if len(bad) == 0 {
 		return nil
 	}
-	return fmt.Errorf("not approved: the script cannot be read, so there is nothing to pin (fix it, or approve the command string alone with --force):\n  %s", strings.Join(bad, "\n  "))
+	return fmt.Errorf("not approved: the script cannot be read, so there is nothing to pin (fix it; --force approves the command string alone only while no file is at the script path):\n  %s", strings.Join(bad, "\n  "))
+}
+
+// refuseUnsafe stops the approval of a script someone else can change
+// (SPEC §13.2 rule 9), judged now: run-event would not run it anyway, and
+// approving it silently hides that. --force approves it regardless.
+func refuseUnsafe(s *hooks.Setup, hs []hooks.ShellHook) error {
+	var bad []string
+	for _, h := range hs {
+		if now := s.InspectNow(h.Spec, nil); now.Unsafe != nil {
+			bad = append(bad, fmt.Sprintf("%s hook %q: %v", h.Event, h.Shown(), now.Unsafe))
+		}
+	}
+	if len(bad) == 0 {
+		return nil
+	}
+	return fmt.Errorf("not approved: someone else can change the script, so run-event would not run it (fix the owner or mode, e.g. chmod go-w, or approve anyway with --force):\n  %s", strings.Join(bad, "\n  "))
 }
 
 // unreadable says why a hook's script cannot be hashed now, "" when it can.
@@ -373,6 +407,9 @@ func confirmApproval(f *Factory, s *hooks.Setup, hs []hooks.ShellHook) (bool, []
 		for i, h := range hs {
 			shown[i] = s.Show(h)
 			fmt.Fprintf(w, "  %s  %s  (script: %s)\n", esc(h.Event), esc(h.Shown()), esc(orNone(h.Script)))
+			if runs := s.RunsAs(h.Spec); runs != "" {
+				fmt.Fprintf(w, "      runs as: %s\n", esc(runs))
+			}
 			fmt.Fprint(w, renderShown(f, shown[i], "      "))
 		}
 		ok, err := f.Prompter.Confirm(fmt.Sprintf("Approve %d hook(s)? Commands run with your full user credentials.", len(hs)), "", false)
@@ -412,7 +449,11 @@ func showScripts(ios *iostreams.IOStreams, s *hooks.Setup, hs []hooks.ShellHook)
 	w := ios.Out
 	printLocation(w, s.Loc)
 	for _, h := range hs {
-		fmt.Fprintf(w, "\n%s  %s\n  script: %s\n", esc(h.Event), esc(h.Shown()), esc(orNone(h.Script)))
+		fmt.Fprintf(w, "\n%s  %s\n", esc(h.Event), esc(h.Shown()))
+		if runs := s.RunsAs(h.Spec); runs != "" {
+			fmt.Fprintf(w, "  runs as: %s\n", esc(runs))
+		}
+		fmt.Fprintf(w, "  script: %s\n", esc(orNone(h.Script)))
 		sh := s.Show(h)
 		if sh.Fingerprint.Err != nil {
 			fmt.Fprintf(w, "  (the script cannot be read: %s)\n", esc(sh.Fingerprint.Err.Error()))

@@ -36,6 +36,12 @@ func TestNewCmdAcceptFlags(t *testing.T) {
 		{args: "--sha256 " + sha, wantErr: "give the COMMAND"},
 		{args: "x --sha256 abc", wantErr: "is not a sha256"},
 		{args: "x y", wantErr: "takes at most one COMMAND, got 2 arguments"},
+		// SPEC §20: the lock is the consent, and all of it.
+		{args: "--from-lock hooks.lock.json", want: acceptOptions{FromLock: "hooks.lock.json"}},
+		{args: "--from-lock l.json --event pre_tool_call --json", want: acceptOptions{FromLock: "l.json", Event: "pre_tool_call", JSON: true}},
+		{args: "--from-lock l.json --all", wantErr: "--from-lock approves what the lock says"},
+		{args: "x --from-lock l.json", wantErr: "--from-lock approves what the lock says"},
+		{args: "--from-lock l.json --show", wantErr: "--from-lock approves what the lock says"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.args, func(t *testing.T) {

@@ -3,7 +3,6 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -18,6 +17,7 @@ type addOptions struct {
 	Matcher    string
 	Timeout    string
 	FailClosed bool
+	Force      bool
 	DryRun     bool
 	JSON       bool
 }
@@ -33,7 +33,10 @@ file, hooks: and the event's list are created as needed.
 
 The event is checked, the matcher compiled and the command split as the agent
 would; the same (event, matcher, command) already configured is an error
-(exit 1) and nothing is written. The hook is not approved: run
+(exit 1) and nothing is written. A hook that could never fire — a matcher
+Python's re rejects (the agent would compare it literally) or a script that
+does not exist — is refused (exit 1) unless --force; a matcher naming no tool
+of the agent (Claude Code's Bash, say) is warned about with the closest name. The hook is not approved: run
 'hermes hooks accept' when you have read the script.`,
 		Example: `  hermes hooks add pre_tool_call '${HERMES_HOME}/agent-hooks/guard.sh' --matcher 'terminal|patch' --timeout 10
   hermes hooks add post_tool_call 'python3 /opt/hooks/log.py' --dry-run`,
@@ -48,18 +51,11 @@ would; the same (event, matcher, command) already configured is an error
 	}
 	fl := cmd.Flags()
 	addHookFlags(cmd, &opts.Matcher, &opts.Timeout, &opts.FailClosed)
+	fl.BoolVar(&opts.Force, "force", false, "add the hook even when it could never fire (a matcher Python rejects, a script that does not exist)")
 	fl.BoolVar(&opts.DryRun, "dry-run", false, "print the diff of the config file and change nothing")
 	fl.BoolVar(&opts.JSON, "json", false, "print JSON (see docs/json.md)")
 	cmd.ValidArgsFunction = completeShellEventArg(f)
 	return cmd
-}
-
-// addHookFlags are the entry flags shared by add and new.
-func addHookFlags(cmd *cobra.Command, matcher, timeout *string, failClosed *bool) {
-	fl := cmd.Flags()
-	fl.StringVar(matcher, "matcher", "", "only for tool names that `REGEX` matches whole (pre_tool_call, post_tool_call)")
-	fl.StringVar(timeout, "timeout", "", "kill the hook after `SECONDS` (1-300, or a duration such as 30s; default 60)")
-	fl.BoolVar(failClosed, "fail-closed", false, "block the tool call when the hook fails or times out (pre_tool_call only)")
 }
 
 type addJSON struct {
@@ -70,54 +66,6 @@ type addJSON struct {
 	Timeout *int    `json:"timeout"`
 }
 
-// checkNewHook validates an entry about to be written, as the agent will
-// read it. It returns the matcher's warning, if any.
-func checkNewHook(s *hooks.Setup, h *hooks.NewHook, timeout string) (warning string, err error) {
-	if hooks.IsGatewayEvent(h.Event) {
-		return "", usageErrorf("%q is a gateway event: gateway hooks are folders under %s with a HOOK.yaml, not config entries", h.Event, s.GatewayDir())
-	}
-	ev, ok := s.Catalogue.Lookup(h.Event)
-	if !ok {
-		return "", unknownEventError(s, h.Event)
-	}
-	if !ev.ShellSupported {
-		return "", usageErrorf("shell hooks cannot serve %q (only in-process plugins can)", h.Event)
-	}
-	h.Command = strings.TrimSpace(h.Command)
-	if h.Command == "" {
-		return "", usageErrorf("the command is blank")
-	}
-	words, err := shell.Split(h.Command)
-	if err != nil {
-		return "", usageErrorf("command %q cannot be parsed: %v", h.Command, err)
-	}
-	if len(words) == 0 {
-		return "", usageErrorf("command %q has no words", h.Command)
-	}
-	if h.Matcher = strings.TrimSpace(h.Matcher); h.Matcher != "" {
-		if !ev.Tool {
-			return "", usageErrorf("--matcher only applies to tool events (pre_tool_call, post_tool_call), not %q", h.Event)
-		}
-		if _, w := hooks.CompileMatcher(h.Matcher); w != "" {
-			warning = "matcher " + h.Matcher + ": " + w
-		}
-	}
-	if timeout != "" {
-		n, err := wholeSeconds(timeout)
-		if err != nil {
-			return "", usageErrorf("--timeout: %v", err)
-		}
-		if n < 1 || n > hooks.MaxTimeout {
-			return "", usageErrorf("--timeout %s: a hook timeout is 1 to %d seconds", timeout, hooks.MaxTimeout)
-		}
-		h.Timeout = n
-	}
-	if h.FailClosed && !ev.Blocking {
-		return "", usageErrorf("--fail-closed only applies to pre_tool_call, the one event a hook can block")
-	}
-	return warning, nil
-}
-
 func addRun(cmd *cobra.Command, opts *addOptions) error {
 	s, err := opts.f.Load(cmd)
 	if err != nil {
@@ -125,14 +73,17 @@ func addRun(cmd *cobra.Command, opts *addOptions) error {
 	}
 	ios := opts.f.IO
 	h := hooks.NewHook{Event: opts.Event, Command: opts.Command, Matcher: opts.Matcher, FailClosed: opts.FailClosed}
-	warning, err := checkNewHook(s, &h, opts.Timeout)
+	warnings, neverFires, err := checkNewHook(s, &h, opts.Timeout)
 	if err != nil {
 		return err
 	}
-	if warning != "" {
-		fmt.Fprintf(ios.ErrOut, "%s %s\n", ios.ErrColors().WarningIcon(), esc(warning))
+	if why := missingScript(s, h.Command); why != "" {
+		neverFires = append(neverFires, why)
 	}
-	res, err := editConfig(opts.f, s, opts.DryRun, func(old []byte) ([]byte, error) {
+	if err := refuseNeverFires(ios, warnings, neverFires, opts.Force); err != nil {
+		return err
+	}
+	res, err := editConfig(cmd, opts.f, s, opts.DryRun, func(old []byte) ([]byte, error) {
 		return hooks.AddToConfig(old, h, configEnv(s))
 	})
 	if errors.Is(err, hooks.ErrAlreadyConfigured) {
@@ -167,8 +118,8 @@ func addRun(cmd *cobra.Command, opts *addOptions) error {
 		// accept takes the command as written (SPEC §13 rule 11): an
 		// expanded ${API_TOKEN} must not be printed.
 		fmt.Fprintf(ios.Out, "Not approved yet: read the script, then run  hermes hooks accept %s --event %s\n",
-			esc(shell.Quote(h.Command)), esc(h.Event))
-		fmt.Fprintf(ios.Out, "Try it:  hermes hooks test %s\n", esc(h.Event))
+			esc(shell.Quote(h.Command)), esc(shell.Quote(h.Event)))
+		fmt.Fprintf(ios.Out, "Try it:  hermes hooks test %s\n", esc(shell.Quote(h.Event)))
 	}
 	return nil
 }

@@ -5,14 +5,18 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
 
 	udiff "github.com/aymanbagabas/go-udiff"
+	"github.com/spf13/cobra"
 
 	"github.com/hermes-hooks/hermes/internal/config"
 	"github.com/hermes-hooks/hermes/internal/config/edit"
+	"github.com/hermes-hooks/hermes/internal/filelock"
+	"github.com/hermes-hooks/hermes/internal/guard"
 	"github.com/hermes-hooks/hermes/internal/hooks"
 )
 
@@ -36,7 +40,7 @@ type configEdit struct {
 // <HERMES_HOME>/config.yaml when there is none. With dryRun nothing is
 // written. change may run more than once (when the file changes on disk
 // meanwhile, the edit is redone on what is there now).
-func editConfig(f *Factory, s *hooks.Setup, dryRun bool, change func([]byte) ([]byte, error)) (*configEdit, error) {
+func editConfig(cmd *cobra.Command, f *Factory, s *hooks.Setup, dryRun bool, change func([]byte) ([]byte, error)) (*configEdit, error) {
 	if err := checkWritableHome(f, s.Loc, dryRun); err != nil {
 		return nil, err
 	}
@@ -56,7 +60,7 @@ func editConfig(f *Factory, s *hooks.Setup, dryRun bool, change func([]byte) ([]
 			}
 		}
 	} else {
-		before, after, err = edit.UpdateFile(path, func(old []byte) ([]byte, error) {
+		before, after, err = edit.UpdateFile(path, edit.Options{Lock: f.configLockWait(cmd)}, func(old []byte) ([]byte, error) {
 			_, existed, _ = edit.ReadFile(path)
 			return change(old)
 		})
@@ -81,6 +85,16 @@ func editConfig(f *Factory, s *hooks.Setup, dryRun bool, change func([]byte) ([]
 		s.Loc.ConfigPath = path
 	}
 	return res, nil
+}
+
+// configLockWait is how an edit waits for the config lock: like the
+// allowlist lock (until Ctrl-C or SIGTERM, or --lock-timeout), saying so on
+// stderr after a second.
+func (f *Factory) configLockWait(cmd *cobra.Command) filelock.Wait {
+	w := f.lockWait(cmd)
+	return filelock.Wait{Context: w.Context, Timeout: w.Timeout, Notify: func() {
+		fmt.Fprintln(f.IO.ErrOut, "waiting for the config lock (another hermes is editing the config)…")
+	}}
 }
 
 // configEnv expands ${VAR} in config values as the agent does: with
@@ -171,4 +185,31 @@ func wholeSeconds(s string) (int, error) {
 		return 0, fmt.Errorf("%q is not a whole number of seconds (the config keeps whole seconds)", s)
 	}
 	return int(d / time.Second), nil
+}
+
+// guardPath is hermes-guard beside the hermes that was invoked, by the path
+// it was invoked as (a symlink such as /usr/local/bin/hermes is kept, so an
+// upgrade that moves the versioned folder it points to changes nothing).
+func guardPath() (string, error) {
+	self := os.Args[0]
+	if !strings.Contains(self, "/") {
+		p, err := exec.LookPath(self)
+		if err != nil {
+			return "", fmt.Errorf("cannot tell where hermes is installed (%s is not on PATH): %w; run hermes by its full path", self, err)
+		}
+		self = p
+	}
+	abs, err := filepath.Abs(self)
+	if err != nil {
+		return "", err
+	}
+	g := filepath.Join(filepath.Dir(abs), guard.Name)
+	if strings.ContainsAny(g, "$") {
+		return "", fmt.Errorf("the guard's path %s holds a \"$\", which the agent would expand in the config; install hermes in a folder without one", g)
+	}
+	fi, err := os.Stat(g)
+	if err != nil || !fi.Mode().IsRegular() || fi.Mode()&0o111 == 0 {
+		return "", fmt.Errorf("%s, the guard protected hooks run through, is missing or not executable: install it beside hermes (make build puts both in bin/); nothing was written", g)
+	}
+	return g, nil
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/hermes-hooks/hermes/internal/allowlist"
 	"github.com/hermes-hooks/hermes/internal/config"
+	"github.com/hermes-hooks/hermes/internal/config/edit"
 	"github.com/hermes-hooks/hermes/internal/hooks"
 )
 
@@ -61,8 +62,11 @@ out of the config.)`,
 
 type deleteJSON struct {
 	editJSON
-	Removed []eventCommandJSON `json:"removed"`
-	Revoked int                `json:"revoked"`
+	// Removed counts the hooks removed, RemovedEntries lists them: a
+	// count is a number and a list a list, everywhere (SPEC §20).
+	Removed        int                `json:"removed"`
+	RemovedEntries []eventCommandJSON `json:"removed_entries"`
+	Revoked        int                `json:"revoked"`
 }
 
 type eventCommandJSON struct {
@@ -82,9 +86,63 @@ func deleteRun(cmd *cobra.Command, opts *deleteOptions) error {
 	if opts.Event != "" && !s.Catalogue.Has(opts.Event) {
 		return unknownEventError(s, opts.Event)
 	}
+	env := configEnv(s)
+	// With --revoke, consent goes first (SPEC §22): a run killed between
+	// the two files then leaves a hook that no longer fires, never an
+	// approval that would pre-approve the command if it came back. The
+	// command as given is revoked too, so a re-run clears what a killed
+	// run left even when the config no longer has the hook.
+	revoked := 0
+	revokedKeys := map[[2]string]bool{}
+	revoke := func(refs []hooks.ConfigRef, given bool) error {
+		n := 0
+		warnings, err := s.Store.Update(func(l *allowlist.List) error {
+			n = 0
+			for _, r := range refs {
+				// The allowlist holds the command as the agent saw it:
+				// expanded.
+				for _, c := range uniq(config.ExpandEnv(r.Command, env), r.Command) {
+					n += l.RevokeEvent(r.Event, c)
+				}
+			}
+			if given {
+				for _, c := range uniq(config.ExpandEnv(opts.Command, env), opts.Command) {
+					if opts.Event != "" {
+						n += l.RevokeEvent(opts.Event, c)
+					} else {
+						n += l.Revoke(c)
+					}
+				}
+			}
+			if n == 0 {
+				return allowlist.ErrUnchanged
+			}
+			return nil
+		})
+		printWarnings(ios, nil, warnings)
+		if err != nil && !errors.Is(err, allowlist.ErrUnchanged) {
+			return err
+		}
+		revoked += n
+		for _, r := range refs {
+			revokedKeys[[2]string{r.Event, r.Command}] = true
+		}
+		return nil
+	}
+	if opts.Revoke {
+		var planned []hooks.ConfigRef
+		if target, err := edit.Target(configFile(s)); err == nil {
+			if src, _, err := edit.ReadFile(target); err == nil {
+				_, planned, _ = hooks.RemoveFromConfig(src, opts.Command, opts.Event, env)
+			}
+		}
+		if err := revoke(planned, true); err != nil {
+			return fmt.Errorf("revoking the approvals failed, so %s was not changed: %w", configName(s), err)
+		}
+	}
 	var removed []hooks.ConfigRef
-	res, err := editConfig(opts.f, s, opts.DryRun, func(old []byte) ([]byte, error) {
-		out, r, err := hooks.RemoveFromConfig(old, opts.Command, opts.Event, configEnv(s))
+	res, err := editConfig(cmd, opts.f, s, opts.DryRun, func(old []byte) ([]byte, error) {
+		out, r, err := hooks.RemoveFromConfig(old, opts.Command, opts.Event, env)
 		removed = r
 		if err == nil && len(r) == 0 {
 			err = errNoneMatched
@@ -96,8 +154,18 @@ func deleteRun(cmd *cobra.Command, opts *deleteOptions) error {
 		if opts.Event != "" {
 			scope = " for event " + opts.Event
 		}
+		if revoked > 0 {
+			// A re-run after a killed delete --revoke: the config was done,
+			// the approvals were not.
+			if opts.JSON {
+				return writeJSON(ios.Out, deleteJSON{editJSON: editJSON{where(s.Loc), false, ""}, RemovedEntries: []eventCommandJSON{}, Revoked: revoked})
+			}
+			fmt.Fprintf(ios.Out, "%s No shell hook with command %s%s in %s; removed %d allowlist entry/entries left for it. Allowlist: %s\n",
+				ios.Colors().SuccessIcon(), esc(opts.Command), esc(scope), esc(configName(s)), revoked, esc(s.Store.Path))
+			return nil
+		}
 		if opts.JSON {
-			if err := writeJSON(ios.Out, deleteJSON{editJSON{where(s.Loc), false, ""}, []eventCommandJSON{}, 0}); err != nil {
+			if err := writeJSON(ios.Out, deleteJSON{editJSON: editJSON{where(s.Loc), false, ""}, RemovedEntries: []eventCommandJSON{}}); err != nil {
 				return err
 			}
 		}
@@ -106,35 +174,32 @@ func deleteRun(cmd *cobra.Command, opts *deleteOptions) error {
 		return SilentError
 	}
 	if err != nil {
+		if revoked > 0 {
+			return fmt.Errorf("their approvals were revoked (%d allowlist entry/entries), but removing the hooks from the config failed: %w", revoked, err)
+		}
 		return err
 	}
-	revoked := 0
 	if opts.Revoke {
-		env := configEnv(s)
-		warnings, err := s.Store.Update(func(l *allowlist.List) error {
-			for _, r := range removed {
-				// The allowlist holds the command as the agent saw it:
-				// expanded.
-				revoked += l.RevokeEvent(r.Event, config.ExpandEnv(r.Command, env))
-				if exp := config.ExpandEnv(r.Command, env); exp != r.Command {
-					revoked += l.RevokeEvent(r.Event, r.Command)
-				}
+		// Hooks added between the first read and the edit (by another
+		// hermes) were removed too: withdraw their consent as well.
+		var late []hooks.ConfigRef
+		for _, r := range removed {
+			if !revokedKeys[[2]string{r.Event, r.Command}] {
+				late = append(late, r)
 			}
-			if revoked == 0 {
-				return allowlist.ErrUnchanged
+		}
+		if len(late) > 0 {
+			if err := revoke(late, false); err != nil {
+				return fmt.Errorf("the hooks were removed from %s, but revoking the approvals of %d of them failed: %w", res.Path, len(late), err)
 			}
-			return nil
-		})
-		printWarnings(ios, nil, warnings)
-		if err != nil && !errors.Is(err, allowlist.ErrUnchanged) {
-			return fmt.Errorf("the hooks were removed from %s, but revoking their approvals failed: %w", res.Path, err)
 		}
 	}
 	if opts.JSON {
-		out := deleteJSON{editJSON{where(s.Loc), res.Changed, res.Diff}, []eventCommandJSON{}, revoked}
+		out := deleteJSON{editJSON: editJSON{where(s.Loc), res.Changed, res.Diff}, RemovedEntries: []eventCommandJSON{}, Revoked: revoked}
 		for _, r := range removed {
-			out.Removed = append(out.Removed, eventCommandJSON{r.Event, r.Command})
+			out.RemovedEntries = append(out.RemovedEntries, eventCommandJSON{r.Event, r.Command})
 		}
+		out.Removed = len(out.RemovedEntries)
 		return writeJSON(ios.Out, out)
 	}
 	reportEdit(opts.f, s, res, fmt.Sprintf("removed %d hook(s) from %s", len(removed), res.Path))
@@ -152,4 +217,12 @@ func deleteRun(cmd *cobra.Command, opts *deleteOptions) error {
 	}
 	fmt.Fprintln(ios.Out, "Note: agent processes already running keep the hooks they registered; restart them for this to apply.")
 	return nil
+}
+
+// uniq is a and b, b only when it differs.
+func uniq(a, b string) []string {
+	if a == b {
+		return []string{a}
+	}
+	return []string{a, b}
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/hermes-hooks/hermes/internal/config"
 	"github.com/hermes-hooks/hermes/internal/hooks"
 	"github.com/hermes-hooks/hermes/internal/hooks/gateway"
+	"github.com/hermes-hooks/hermes/internal/lockfile"
 )
 
 type doctorOptions struct {
@@ -15,6 +16,10 @@ type doctorOptions struct {
 	JSON     bool
 	Python   string
 	Parallel int
+	// The CI gate (SPEC §20): see doctorGate.
+	NoSmoke     bool
+	ExpectHooks int // -1: not asked
+	Lock        string
 }
 
 func newCmdDoctor(f *Factory, runF func(*doctorOptions) error) *cobra.Command {
@@ -27,9 +32,23 @@ approved, it did not change since approval, nobody else can write it, and a
 smoke run with the event's synthetic payload answers valid JSON (approved
 hooks only: doctor never runs an unapproved hook). Gateway hooks: HOOK.yaml,
 events, the handler's handle(event_type, context) (checked without running
-it), python3. Config problems count too. Exit 1 when any problem is found.`,
+it), python3. Config problems count too, among them an event name written at
+the top level of the config (a bad indent: its hooks are not loaded). Exit 1
+when any problem is found.
+
+As a CI gate: --lock FILE fails on any difference between the lock written by
+'hermes hooks lock' and the home (a hook, script, gateway file or webhook
+added, removed or changed); --expect-hooks N fails when fewer than N hooks
+(shell and gateway) are configured; --no-smoke runs no hook (smoke runs run
+them for real).`,
+		Example: `  hermes hooks doctor
+  hermes hooks doctor --lock hooks.lock.json --expect-hooks 3
+  hermes hooks doctor --no-smoke --json`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if opts.ExpectHooks < -1 || cmd.Flags().Changed("expect-hooks") && opts.ExpectHooks < 0 {
+				return usageErrorf("--expect-hooks must be 0 or more, got %d", opts.ExpectHooks)
+			}
 			if opts.Parallel < 0 {
 				return usageErrorf("--parallel must be 0 (number of CPUs) or more, got %d", opts.Parallel)
 			}
@@ -42,6 +61,9 @@ it), python3. Config problems count too. Exit 1 when any problem is found.`,
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print JSON (see docs/json.md)")
 	cmd.Flags().StringVar(&opts.Python, "python", "", "check gateway hooks with the Python interpreter at `PATH` (default $HERMES_PYTHON, else python3)")
 	cmd.Flags().IntVar(&opts.Parallel, "parallel", 0, "run `N` smoke runs at once (0: the number of CPUs)")
+	cmd.Flags().BoolVar(&opts.NoSmoke, "no-smoke", false, "run no smoke test (they run the hooks for real)")
+	cmd.Flags().IntVar(&opts.ExpectHooks, "expect-hooks", -1, "fail when fewer than `N` hooks (shell and gateway) are configured")
+	cmd.Flags().StringVar(&opts.Lock, "lock", "", "fail on any difference between the home and the lock `FILE` (see 'hermes hooks lock')")
 	return cmd
 }
 
@@ -54,6 +76,9 @@ type doctorJSON struct {
 	// Allowlist are notes on the allowlist as a whole (stale entries,
 	// secrets stored in clear); present when there is one. Never problems.
 	Allowlist []hooks.Check `json:"allowlist,omitempty"`
+	// LockDifferences: with --lock, every difference from the lock (each
+	// also a failed check of the "gate" entry).
+	LockDifferences *[]lockfile.Difference `json:"lock_differences,omitempty"`
 }
 
 type doctorHookJSON struct {
@@ -89,7 +114,15 @@ func doctorRun(cmd *cobra.Command, opts *doctorOptions) error {
 	if safe {
 		fmt.Fprintln(ios.ErrOut, "HERMES_SAFE_MODE is set: doctor runs no smoke test.")
 	}
-	reports := e.Doctor(cmd.Context(), list, hooks.DoctorOptions{Parallel: opts.Parallel, Python: python, PyErr: pyErr, SafeMode: safe})
+	gate, err := doctorGate(opts)
+	if err != nil {
+		return err
+	}
+	reports := e.Doctor(cmd.Context(), list, hooks.DoctorOptions{Parallel: opts.Parallel, Python: python, PyErr: pyErr, SafeMode: safe, NoSmoke: opts.NoSmoke})
+	gateReport, lockDiffs := e.GateReport(gate)
+	if len(gateReport.Checks) > 0 {
+		reports = append(reports, gateReport)
+	}
 	allowlistChecks := e.AllowlistChecks(list)
 	if cmd.Context().Err() != nil {
 		return CancelError
@@ -110,6 +143,10 @@ func doctorRun(cmd *cobra.Command, opts *doctorOptions) error {
 		out := doctorJSON{whereJSON: where(e.Loc),
 			Hooks: []doctorHookJSON{}, Diagnostics: diags, Problems: problems, Healthy: problems == 0,
 			Allowlist: allowlistChecks}
+		if gate.Lock != nil {
+			d := append([]lockfile.Difference{}, lockDiffs...)
+			out.LockDifferences = &d
+		}
 		for _, r := range reports {
 			j := doctorHookJSON{Kind: r.Kind, Name: r.Name, Checks: r.Checks, Problems: r.Problems()}
 			if r.Spec != nil {
@@ -131,7 +168,7 @@ func doctorRun(cmd *cobra.Command, opts *doctorOptions) error {
 				fmt.Fprintf(w, "  %s %s\n", cs.FailureIcon(), esc(d.String()))
 			}
 		}
-		if len(reports) == 0 {
+		if len(reports) == 0 || len(reports) == 1 && reports[0].Kind == "gate" {
 			fmt.Fprintln(w, "\nNo hooks configured.")
 		}
 		for _, r := range reports {
@@ -140,6 +177,8 @@ func doctorRun(cmd *cobra.Command, opts *doctorOptions) error {
 				fmt.Fprintf(w, "\n%s  %s\n", cs.Cyan(esc(r.Spec.Event)), cs.Bold(esc(r.Spec.Shown())))
 			case "home":
 				fmt.Fprintf(w, "\n%s  %s\n", cs.Cyan("home"), cs.Bold(esc(r.Name)))
+			case "gate":
+				fmt.Fprintf(w, "\n%s\n", cs.Bold(esc(r.Name)))
 			default:
 				fmt.Fprintf(w, "\n%s  %s\n", cs.Cyan("gateway"), cs.Bold(esc(r.Name)))
 			}
@@ -164,6 +203,21 @@ func doctorRun(cmd *cobra.Command, opts *doctorOptions) error {
 		return &ExitError{Code: ExitFailed}
 	}
 	return nil
+}
+
+// doctorGate reads what the CI gate flags ask for: the lock (an unusable
+// lock file is exit 2) and --expect-hooks.
+func doctorGate(opts *doctorOptions) (hooks.Gate, error) {
+	g := hooks.Gate{ExpectHooks: opts.ExpectHooks, LockPath: opts.Lock}
+	if opts.Lock == "" {
+		return g, nil
+	}
+	l, err := lockfile.Read(opts.Lock)
+	if err != nil {
+		return g, err
+	}
+	g.Lock = l
+	return g, nil
 }
 
 func checkIcon(cs interface {

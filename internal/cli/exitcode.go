@@ -9,6 +9,7 @@ import (
 	"github.com/hermes-hooks/hermes/internal/config"
 	"github.com/hermes-hooks/hermes/internal/hooks/cases"
 	"github.com/hermes-hooks/hermes/internal/iostreams"
+	"github.com/hermes-hooks/hermes/internal/lockfile"
 )
 
 // The exit codes of SPEC §10.9.
@@ -23,12 +24,36 @@ const (
 // exitCodeTable is printed in `hermes --help` and `hermes hooks --help`.
 const exitCodeTable = `Exit codes:
   0    done
-  1    a check failed (doctor problems, revoke found nothing, hash mismatch)
-       or an operation failed (I/O)
+  1    a check failed (doctor problems, revoke found nothing, hash mismatch,
+       accept --from-lock refused a hook) or an operation failed (I/O)
   2    usage: unknown command or flag, unknown event, bad payload,
-       missing argument, --yes needed
+       missing argument, --yes needed, a HERMES_HOME named that does not
+       exist, a lock file that cannot be used
   3    run-event --exit-code and the outcome is a block
   130  interrupted (Ctrl-C); running hooks were killed`
+
+// ExitCode is one row of the exit-code table.
+type ExitCode struct {
+	Code    int
+	Meaning string
+}
+
+// ExitCodes is the exit-code table of SPEC §10.9 as rows, for the man
+// page (cmd/gen-docs); the help shows exitCodeTable.
+func ExitCodes() []ExitCode {
+	var out []ExitCode
+	for _, line := range strings.Split(exitCodeTable, "\n")[1:] {
+		code, meaning, _ := strings.Cut(strings.TrimSpace(line), " ")
+		meaning = strings.TrimSpace(meaning)
+		var n int
+		if _, err := fmt.Sscanf(code, "%d", &n); err != nil {
+			out[len(out)-1].Meaning += " " + strings.TrimSpace(line) // continued
+			continue
+		}
+		out = append(out, ExitCode{n, meaning})
+	}
+	return out
+}
 
 // UsageError is a mistake in how the command was called (exit 2).
 type UsageError struct{ msg string }
@@ -116,6 +141,7 @@ func handleError(io *iostreams.IOStreams, err error, path string) (int, string) 
 	var homeMissing *config.HomeMissingError
 	var caseFile *cases.Error
 	var notEdited *configRefusedError
+	var lockErr *lockfile.Error
 	switch {
 	case errors.As(err, &exitErr):
 		return exitErr.Code, ""
@@ -130,7 +156,8 @@ func handleError(io *iostreams.IOStreams, err error, path string) (int, string) 
 		fmt.Fprintf(io.ErrOut, "Run '%s --help' for usage.\n", path)
 		return ExitUsage, msg
 	case errors.As(err, &syntax), errors.As(err, &refused), errors.As(err, &profile), errors.As(err, &missingConfig),
-		errors.As(err, &caseFile), errors.As(err, &notEdited), errors.As(err, &fileErr), errors.As(err, &homeMissing):
+		errors.As(err, &caseFile), errors.As(err, &notEdited), errors.As(err, &fileErr), errors.As(err, &homeMissing),
+		errors.As(err, &lockErr):
 		fmt.Fprintf(io.ErrOut, "%s %s\n", cs.FailureIcon(), escText(err.Error()))
 		return ExitUsage, err.Error()
 	}

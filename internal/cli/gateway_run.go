@@ -29,8 +29,11 @@ const (
 // test, with gateway entries.
 type gatewayTestJSON struct {
 	whereJSON
-	Event   string                  `json:"event"`
-	Payload *pyjson.Object          `json:"payload"`
+	Event   string         `json:"event"`
+	Payload *pyjson.Object `json:"payload"`
+	// Hooks is the per-hook list, as in run-event; Results the same list
+	// under its old name, kept for one release (docs/json.md).
+	Hooks   []gatewayTestResultJSON `json:"hooks"`
 	Results []gatewayTestResultJSON `json:"results"`
 	// Outcome: a slash command's routing (command:<name> only).
 	Outcome     *gateway.Decision   `json:"outcome,omitempty"`
@@ -211,12 +214,13 @@ func renderGateway(f *Factory, e *hooks.Engine, g *hooks.GatewayFiring, p *paylo
 			return writeJSON(ios.Out, out)
 		}
 		out := gatewayTestJSON{whereJSON: where(e.Loc), Event: g.Event, Outcome: g.Decision,
-			Payload: g.Context, Results: []gatewayTestResultJSON{}, Diagnostics: e.Diagnostics()}
+			Payload: g.Context, Hooks: []gatewayTestResultJSON{}, Diagnostics: e.Diagnostics()}
 		for _, en := range entries {
-			out.Results = append(out.Results, gatewayTestResultJSON{Kind: "gateway", Name: en.name, Status: en.status,
+			out.Hooks = append(out.Hooks, gatewayTestResultJSON{Kind: "gateway", Name: en.name, Status: en.status,
 				Error: nullableString(en.res.Error), ElapsedSeconds: en.res.ElapsedSeconds, Result: en.res.Result,
 				outputJSON: gatewayOutput(en.res)})
 		}
+		out.Results = out.Hooks
 		return writeJSON(ios.Out, out)
 	}
 

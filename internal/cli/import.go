@@ -1,7 +1,7 @@
 package cli
 
 import (
-	"errors"
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -27,33 +27,46 @@ func newCmdImport(f *Factory) *cobra.Command {
 }
 
 type importClaudeOptions struct {
-	f      *Factory
+	f   *Factory
+	cmd *cobra.Command
+	// Guard finds the guard the hooks are written to run through.
+	Guard  func() (string, error)
 	Files  []string
 	DryRun bool
 	JSON   bool
+	Raw    bool
 }
 
 func newCmdImportClaude(f *Factory, runF func(*importClaudeOptions) error) *cobra.Command {
-	opts := &importClaudeOptions{f: f}
+	opts := &importClaudeOptions{f: f, Guard: guardPath}
 	cmd := &cobra.Command{
 		Use:   "claude [FILE...]",
 		Short: "Import the command hooks of Claude Code settings files",
 		Long: `Add the command hooks of Claude Code settings files to the config file.
-Default files, those that exist: ~/.claude/settings.json, ./.claude/settings.json,
-./.claude/settings.local.json.
+Default files, those that exist: ~/.claude/settings.json, and
+.claude/settings.json and .claude/settings.local.json in the current
+directory and at the root of its git repository.
+
+Each hook is written protected, run by the guard in the Claude Code dialect
+(--dialect claude): the hook reads the input Claude Code would give it
+(Claude's event, tool and field names, CLAUDE_PROJECT_DIR) and its answers
+(exit 2, permissionDecision, updatedInput, additionalContext, decision,
+continue) are read as Claude Code reads them. A project's hooks run only
+inside that project. --raw writes the commands as they are instead.
 
 Events: PreToolUse → pre_tool_call, PostToolUse → post_tool_call,
 UserPromptSubmit → pre_llm_call, SessionStart → on_session_start,
-SessionEnd → on_session_end, SubagentStop → subagent_stop. Tool names in
-matchers: Bash → terminal, Write → write_file, Edit and MultiEdit → patch,
-Read → read_file, WebFetch → web_extract, Task → delegate_task.
-Other events, hooks that are not commands and tools with no Hermes
-counterpart are listed as not imported, with the reason. Hooks already in
-the config are not added twice. Nothing is approved.`,
+SessionEnd → on_session_end, Stop → pre_verify, SubagentStart →
+subagent_start, SubagentStop → subagent_stop. Matchers are translated with
+Claude Code's rules (see docs/claude.md). disableAllHooks is honoured.
+Other events, hooks that are not commands, tools with no Hermes
+counterpart and if rules that cannot be evaluated are listed as not
+imported, each with its command and the reason. Hooks already in the
+config are not added twice. Nothing is approved.`,
 		Example: `  hermes hooks import claude --dry-run
   hermes hooks import claude ~/work/app/.claude/settings.json --json`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.Files = args
+			opts.Files, opts.cmd = args, cmd
 			if runF != nil {
 				return runF(opts)
 			}
@@ -63,21 +76,28 @@ the config are not added twice. Nothing is approved.`,
 	fl := cmd.Flags()
 	fl.BoolVar(&opts.DryRun, "dry-run", false, "print the diff of the config file and change nothing")
 	fl.BoolVar(&opts.JSON, "json", false, "print JSON (see docs/json.md)")
+	fl.BoolVar(&opts.Raw, "raw", false, "write each command as it is, not run by the guard in the Claude Code dialect")
 	return cmd
 }
 
 type importedJSON struct {
-	Event   string   `json:"event"`
-	Command string   `json:"command"`
-	Matcher *string  `json:"matcher"`
-	Timeout *int     `json:"timeout"`
-	Source  string   `json:"source"`
-	Notes   []string `json:"notes"`
+	Event         string   `json:"event"`
+	Command       string   `json:"command"`
+	ClaudeCommand string   `json:"claude_command"`
+	Protected     bool     `json:"protected"`
+	Matcher       *string  `json:"matcher"`
+	Timeout       *int     `json:"timeout"`
+	FailClosed    bool     `json:"fail_closed"`
+	ProjectDir    *string  `json:"project_dir"`
+	If            *string  `json:"if"`
+	Source        string   `json:"source"`
+	Notes         []string `json:"notes"`
 }
 
 type skippedJSON struct {
-	Source string `json:"source"`
-	Reason string `json:"reason"`
+	Source  string  `json:"source"`
+	Command *string `json:"command"`
+	Reason  string  `json:"reason"`
 }
 
 type importJSON struct {
@@ -86,16 +106,22 @@ type importJSON struct {
 	Skipped  []skippedJSON  `json:"skipped"`
 }
 
-// claudeSettingsFiles are the default settings files that exist, each once.
+// claudeSettingsFiles are the default settings files that exist, each once:
+// the user's, then the project's in the current directory and at the root
+// of its git repository.
 func claudeSettingsFiles(f *Factory) []string {
 	cwd, _ := os.Getwd()
+	dirs := []string{cwd}
+	if root := gitRoot(cwd); root != "" && root != cwd {
+		dirs = append(dirs, root)
+	}
+	cands := []string{filepath.Join(f.UserHome(), ".claude", "settings.json")}
+	for _, d := range dirs {
+		cands = append(cands, filepath.Join(d, ".claude", "settings.json"), filepath.Join(d, ".claude", "settings.local.json"))
+	}
 	var out []string
 	seen := map[string]bool{}
-	for _, p := range []string{
-		filepath.Join(f.UserHome(), ".claude", "settings.json"),
-		filepath.Join(cwd, ".claude", "settings.json"),
-		filepath.Join(cwd, ".claude", "settings.local.json"),
-	} {
+	for _, p := range cands {
 		real, err := filepath.EvalSymlinks(p)
 		if err != nil || seen[real] {
 			continue
@@ -109,21 +135,63 @@ func claudeSettingsFiles(f *Factory) []string {
 	return out
 }
 
+// gitRoot is the folder holding the .git of dir's repository, "" when none.
+func gitRoot(dir string) string {
+	for d := dir; ; {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return d
+		}
+		up := filepath.Dir(d)
+		if up == d {
+			return ""
+		}
+		d = up
+	}
+}
+
+// claudeProjectDir is the project a settings file belongs to: the folder
+// holding its .claude folder, unless that is the user's home (the user's
+// own settings belong to no project).
+func claudeProjectDir(file, home string) string {
+	abs, err := filepath.Abs(file)
+	if err != nil {
+		return ""
+	}
+	dir := filepath.Dir(abs)
+	if filepath.Base(dir) != ".claude" {
+		return ""
+	}
+	project := filepath.Dir(dir)
+	if h, err := filepath.Abs(home); err == nil && (project == h || sameFile(project, h)) {
+		return ""
+	}
+	return project
+}
+
+func sameFile(a, b string) bool {
+	fa, err1 := os.Stat(a)
+	fb, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(fa, fb)
+}
+
 func importClaudeRun(cmd *cobra.Command, opts *importClaudeOptions) error {
+	ctx := cmd.Context()
+	if ctx == nil {
+		ctx = context.Background()
+	}
 	s, err := opts.f.Load(cmd)
 	if err != nil {
 		return err
 	}
 	ios := opts.f.IO
-	files := opts.Files
-	if len(files) == 0 {
-		if files = claudeSettingsFiles(opts.f); len(files) == 0 {
-			return usageErrorf("no Claude Code settings found (looked at ~/.claude/settings.json, ./.claude/settings.json, ./.claude/settings.local.json); name the file to import")
+	paths := opts.Files
+	if len(paths) == 0 {
+		if paths = claudeSettingsFiles(opts.f); len(paths) == 0 {
+			return usageErrorf("no Claude Code settings found (looked at ~/.claude/settings.json, and .claude/settings.json and .claude/settings.local.json here and at the git repository's root); name the file to import")
 		}
 	}
-	var entries []claude.Entry
-	var skipped []claude.Skipped
-	for _, file := range files {
+	var files []claude.File
+	for _, file := range paths {
 		data, _, err := edit.ReadFile(file)
 		if err == nil {
 			if _, statErr := os.Stat(file); statErr != nil {
@@ -133,34 +201,51 @@ func importClaudeRun(cmd *cobra.Command, opts *importClaudeOptions) error {
 		if err != nil {
 			return usageErrorf("cannot read Claude Code settings %s: %v", file, err)
 		}
-		e, sk, err := claude.Parse(file, data)
-		if err != nil {
-			return usageErrorf("%v", err)
+		files = append(files, claude.File{Path: file, ProjectDir: claudeProjectDir(file, opts.f.UserHome()), Data: data})
+	}
+	var guardAt string
+	if !opts.Raw {
+		if guardAt, err = opts.Guard(); err != nil {
+			return err
 		}
-		entries = append(entries, e...)
-		skipped = append(skipped, sk...)
+	}
+	entries, skipped, err := claude.Import(ctx, files, claude.Options{Guard: guardAt, Raw: opts.Raw})
+	if err != nil {
+		if ctx.Err() != nil {
+			return CancelError
+		}
+		return usageErrorf("%v", err)
 	}
 
 	var added []claude.Entry
 	var present []claude.Skipped
-	res, err := editConfig(opts.f, s, opts.DryRun, func(old []byte) ([]byte, error) {
+	res, err := editConfig(cmd, opts.f, s, opts.DryRun, func(old []byte) ([]byte, error) {
 		added, present = nil, nil
-		cur := old
-		for _, e := range entries {
-			next, err := hooks.AddToConfig(cur, hooks.NewHook{Event: e.Event, Command: e.Command, Matcher: e.Matcher, Timeout: e.Timeout}, configEnv(s))
-			if errors.Is(err, hooks.ErrAlreadyConfigured) {
-				present = append(present, claude.Skipped{Source: e.Source, Reason: fmt.Sprintf("%s %q is already in the config", e.Event, e.Command)})
+		hs := make([]hooks.NewHook, len(entries))
+		for i, e := range entries {
+			hs[i] = hooks.NewHook{Event: e.Event, Command: e.Command, Matcher: e.Matcher, Timeout: e.Timeout, FailClosed: e.FailClosed}
+		}
+		out, errs, err := hooks.AddAllToConfig(ctx, old, hs, configEnv(s))
+		if err != nil {
+			return nil, err
+		}
+		for i, e := range entries {
+			if errs[i] != nil {
+				present = append(present, claude.Skipped{Source: e.Source, Command: e.Claude, Reason: fmt.Sprintf("%s %q is already in the config", e.Event, e.Command)})
 				continue
 			}
-			if err != nil {
-				return nil, err
-			}
-			cur = next
 			added = append(added, e)
 		}
-		return cur, nil
+		// An interrupt before the file is replaced writes nothing.
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		return out, nil
 	})
 	if err != nil {
+		if ctx.Err() != nil {
+			return CancelError
+		}
 		return err
 	}
 	if len(added) == 0 {
@@ -174,7 +259,9 @@ func importClaudeRun(cmd *cobra.Command, opts *importClaudeOptions) error {
 			out.ConfigPath = &res.Path
 		}
 		for _, e := range added {
-			j := importedJSON{Event: e.Event, Command: e.Command, Matcher: nullableString(e.Matcher), Source: e.Source, Notes: e.Notes}
+			j := importedJSON{Event: e.Event, Command: e.Command, ClaudeCommand: e.Claude, Protected: !opts.Raw,
+				Matcher: nullableString(e.Matcher), FailClosed: e.FailClosed, ProjectDir: nullableString(e.ProjectDir),
+				If: nullableString(e.If), Source: e.Source, Notes: e.Notes}
 			if e.Timeout > 0 {
 				t := e.Timeout
 				j.Timeout = &t
@@ -185,7 +272,7 @@ func importClaudeRun(cmd *cobra.Command, opts *importClaudeOptions) error {
 			out.Imported = append(out.Imported, j)
 		}
 		for _, sk := range skipped {
-			out.Skipped = append(out.Skipped, skippedJSON(sk))
+			out.Skipped = append(out.Skipped, skippedJSON{Source: sk.Source, Command: nullableString(sk.Command), Reason: sk.Reason})
 		}
 		return writeJSON(ios.Out, out)
 	}
@@ -206,13 +293,27 @@ func importClaudeRun(cmd *cobra.Command, opts *importClaudeOptions) error {
 	if opts.DryRun {
 		verb = "Would import"
 	}
-	fmt.Fprintf(w, "%s %d hook(s) from %d file(s):\n", verb, len(added), len(files))
+	how := ", protected, in the Claude Code dialect"
+	if opts.Raw {
+		how = ", raw"
+	}
+	fmt.Fprintf(w, "%s %d hook(s) from %d file(s)%s:\n", verb, len(added), len(files), how)
 	for _, e := range added {
 		m := ""
 		if e.Matcher != "" {
 			m = "  matcher " + e.Matcher
 		}
-		fmt.Fprintf(w, "  %s %s  %s%s  (from %s)\n", cs.SuccessIcon(), esc(e.Event), esc(e.Command), esc(m), esc(e.Source))
+		extra := ""
+		if e.If != "" {
+			extra += "  if " + e.If
+		}
+		if e.FailClosed {
+			extra += "  fail-closed"
+		}
+		if e.ProjectDir != "" && !opts.Raw {
+			extra += "  in " + e.ProjectDir
+		}
+		fmt.Fprintf(w, "  %s %s  %s%s%s  (from %s)\n", cs.SuccessIcon(), esc(e.Event), esc(e.Claude), esc(m), esc(extra), esc(e.Source))
 		for _, n := range e.Notes {
 			fmt.Fprintf(w, "      %s %s\n", cs.WarningIcon(), esc(n))
 		}
@@ -220,7 +321,11 @@ func importClaudeRun(cmd *cobra.Command, opts *importClaudeOptions) error {
 	if len(skipped) > 0 {
 		fmt.Fprintf(w, "Not imported (%d):\n", len(skipped))
 		for _, sk := range skipped {
-			fmt.Fprintf(w, "  %s %s: %s\n", cs.FailureIcon(), esc(sk.Source), esc(sk.Reason))
+			c := ""
+			if sk.Command != "" {
+				c = " " + sk.Command
+			}
+			fmt.Fprintf(w, "  %s %s:%s: %s\n", cs.FailureIcon(), esc(sk.Source), esc(c), esc(sk.Reason))
 		}
 	}
 	if len(added) > 0 && !opts.DryRun {

@@ -55,6 +55,9 @@ type shellHookJSON struct {
 	Timeout    int     `json:"timeout"`
 	FailClosed bool    `json:"fail_closed"`
 	Script     *string `json:"script"`
+	// SHA256 is the script's sha256 now (what accept --sha256 takes);
+	// null when it cannot be read.
+	SHA256     *string `json:"sha256"`
 	Approved   bool    `json:"approved"`
 	ApprovedAt *string `json:"approved_at"`
 	Drift      *string `json:"drift"`
@@ -108,7 +111,9 @@ func listRun(cmd *cobra.Command, opts *listOptions) error {
 			ShellHooks: []shellHookJSON{}, GatewayHooks: []gatewayHookJSON{}, OutboundWebhooks: []webhookJSON{},
 			Diagnostics: diags}
 		for _, h := range shellHooks {
-			out.ShellHooks = append(out.ShellHooks, shellHookToJSON(h))
+			j := shellHookToJSON(h)
+			j.SHA256 = s.LockEntry(h).SHA256
+			out.ShellHooks = append(out.ShellHooks, j)
 		}
 		for _, g := range gw {
 			out.GatewayHooks = append(out.GatewayHooks, gatewayHookJSON{Name: g.Name, Dir: g.Dir,

@@ -49,42 +49,19 @@ func (f *Factory) loadAndRead(cmd *cobra.Command) (*hooks.Setup, *allowlist.List
 
 func (f *Factory) load(cmd *cobra.Command, load func(config.Request) (*hooks.Setup, error)) (*hooks.Setup, error) {
 	req := f.request()
-	var ctx context.Context // nil: xRun called by a test without a command
+	var ctx context.Context
 	if cmd != nil {
 		ctx = cmd.Context()
 	}
-	s, err := abandonOnInterrupt(ctx, func() (*hooks.Setup, error) { return load(req) })
+	s, err := untilDone(ctx, func() (*hooks.Setup, error) { return load(req) })
 	if err == nil {
+		if f.Environ != nil {
+			s.Environ = f.Environ()
+		}
 		f.explain(s.Loc)
 		s.Store.Wait = f.lockWait(cmd)
 	}
 	return s, err
-}
-
-// abandonOnInterrupt runs work that only reads (loading a large config
-// can take seconds) and returns CancelError as soon as ctx ends, leaving
-// the work to finish unseen while hermes exits 130: rule 12 holds in long
-// parses too (SPEC §22). A nil ctx waits for the work.
-func abandonOnInterrupt[T any](ctx context.Context, work func() (T, error)) (T, error) {
-	if ctx == nil {
-		return work()
-	}
-	type result struct {
-		v   T
-		err error
-	}
-	done := make(chan result, 1)
-	go func() {
-		v, err := work()
-		done <- result{v, err}
-	}()
-	select {
-	case r := <-done:
-		return r.v, r.err
-	case <-ctx.Done():
-		var zero T
-		return zero, CancelError
-	}
 }
 
 // Store opens the allowlist of home, waiting for its lock as the command
@@ -139,4 +116,34 @@ func (f *Factory) explain(loc *config.Location) {
 		fmt.Fprintf(w, "using %s\n", esc(loc.ConfigPath))
 	}
 	fmt.Fprintf(w, "hermes: allowlist %s\n", esc(allowlist.Open(loc.Home).Path))
+}
+
+// untilDone runs fn, which only reads, and returns its result, or
+// ctx.Err() as soon as ctx is done (Ctrl-C, SIGTERM): reading a config of
+// tens of megabytes takes seconds, and an interrupt must end hermes within
+// one (SPEC §22). fn is left to finish on its own; it writes nothing.
+func untilDone[T any](ctx context.Context, fn func() (T, error)) (T, error) {
+	if ctx == nil || ctx.Done() == nil {
+		return fn()
+	}
+	if err := ctx.Err(); err != nil {
+		var zero T
+		return zero, err
+	}
+	type result struct {
+		v   T
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		v, err := fn()
+		done <- result{v, err}
+	}()
+	select {
+	case r := <-done:
+		return r.v, r.err
+	case <-ctx.Done():
+		var zero T
+		return zero, ctx.Err()
+	}
 }

@@ -1,16 +1,22 @@
 package cli
 
 import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"github.com/spf13/cobra"
 
 	"github.com/hermes-hooks/hermes/internal/allowlist"
+	"github.com/hermes-hooks/hermes/internal/config/edit"
+	"github.com/hermes-hooks/hermes/internal/filelock"
 	"github.com/hermes-hooks/hermes/internal/hooks"
 	"github.com/hermes-hooks/hermes/internal/hooks/scaffold"
 	"github.com/hermes-hooks/hermes/internal/shell"
@@ -32,6 +38,7 @@ type newOptions struct {
 	Matcher    string
 	Timeout    string
 	FailClosed bool
+	Force      bool
 	Approve    bool
 	DryRun     bool
 	JSON       bool
@@ -77,6 +84,7 @@ With --approve it is approved at once (its sha256 and a snapshot recorded).`,
 	fl := cmd.Flags()
 	fl.StringVar(&opts.Lang, "lang", "sh", "the script's language `LANG`: sh or python")
 	addHookFlags(cmd, &opts.Matcher, &opts.Timeout, &opts.FailClosed)
+	fl.BoolVar(&opts.Force, "force", false, "add the hook even when its matcher is one Python's re rejects (it could never fire)")
 	fl.BoolVar(&opts.Approve, "approve", false, "approve the new hook (records its sha256, mtime and a snapshot)")
 	fl.BoolVar(&opts.DryRun, "dry-run", false, "print the diff of the config file and write nothing")
 	fl.BoolVar(&opts.JSON, "json", false, "print JSON (see docs/json.md)")
@@ -103,7 +111,11 @@ func hookCommand(home, file string) string {
 	switch {
 	case shell.Quote(home) == home:
 		return cmd
-	case !strings.ContainsAny(home, "\"\\$`"):
+	case !strings.ContainsAny(home, "\"\\"):
+		// The agent's tokenizer (shlex) gives "$" and "`" no meaning in
+		// double quotes; and a "${...}" in the home's name stays as it is,
+		// where the path written out would be expanded by the config
+		// (SPEC §13.2 rule 8).
 		return `"` + cmd + `"`
 	}
 	// A home whose name would need escaping inside double quotes: name the
@@ -120,7 +132,7 @@ func newRun(cmd *cobra.Command, opts *newOptions) error {
 	file := opts.Name + scaffold.Langs()[opts.Lang]
 	script := filepath.Join(s.Loc.Home, scriptDirName, file)
 	h := hooks.NewHook{Event: opts.Event, Command: hookCommand(s.Loc.Home, file), Matcher: opts.Matcher, FailClosed: opts.FailClosed}
-	warning, err := checkNewHook(s, &h, opts.Timeout)
+	warnings, neverFires, err := checkNewHook(s, &h, opts.Timeout)
 	if err != nil {
 		return err
 	}
@@ -128,31 +140,49 @@ func newRun(cmd *cobra.Command, opts *newOptions) error {
 	if h.Timeout == 0 && ev.Blocking {
 		h.Timeout = blockingDefaultTimeout
 	}
-	if warning != "" {
-		fmt.Fprintf(ios.ErrOut, "%s %s\n", ios.ErrColors().WarningIcon(), esc(warning))
-	}
-	if _, err := os.Lstat(script); err == nil {
-		return fmt.Errorf("%s already exists; nothing was written (pick another name, or add it with 'hermes hooks add %s %s')",
-			script, h.Event, shell.Quote(h.Command))
+	if err := refuseNeverFires(ios, warnings, neverFires, opts.Force); err != nil {
+		return err
 	}
 	body, err := scaffold.Render(opts.Lang, opts.Name, ev)
 	if err != nil {
 		return err
 	}
+	// A script an interrupted 'new' left (the same template, ours) is
+	// adopted, so the re-run finishes the job (SPEC §22).
+	adopted := false
+	if _, err := os.Lstat(script); err == nil {
+		if !leftByNew(script, body) {
+			return fmt.Errorf("%s already exists; nothing was written (pick another name, or add it with: hermes hooks add %s %s)",
+				script, shell.Quote(h.Event), shell.Quote(h.Command))
+		}
+		adopted = true
+	}
 
-	if !opts.DryRun {
+	switch {
+	case opts.DryRun:
+	case adopted:
+		unlock, err := lockScripts(cmd, opts.f, s, filepath.Dir(script))
+		if err != nil {
+			return err
+		}
+		unlock()
+	default:
 		if err := checkWritableHome(opts.f, s.Loc, false); err != nil {
 			return err
 		}
-		if err := writeNewScript(script, body); err != nil {
+		if err := writeNewScript(cmd, opts.f, s, script, body); err != nil {
 			return err
 		}
 	}
-	res, err := editConfig(opts.f, s, opts.DryRun, func(old []byte) ([]byte, error) {
+	res, err := editConfig(cmd, opts.f, s, opts.DryRun, func(old []byte) ([]byte, error) {
 		return hooks.AddToConfig(old, h, configEnv(s))
 	})
+	if errors.Is(err, hooks.ErrAlreadyConfigured) && adopted {
+		// The earlier run got as far as the config.
+		res, err = &configEdit{Path: configFile(s), DryRun: opts.DryRun}, nil
+	}
 	if err != nil {
-		if !opts.DryRun {
+		if !opts.DryRun && !adopted {
 			// Leave nothing half done: without its config entry the script
 			// would only be in the way of a second attempt.
 			os.Remove(script)
@@ -166,7 +196,7 @@ func newRun(cmd *cobra.Command, opts *newOptions) error {
 	approved := false
 	var approveWarnings []string
 	if opts.Approve {
-		if approved, approveWarnings, err = approveNew(opts, h); err != nil {
+		if approved, approveWarnings, err = approveNew(opts, h, body); err != nil {
 			return fmt.Errorf("%s was written and added to %s, but approving it failed: %w", script, res.Path, err)
 		}
 	}
@@ -185,49 +215,119 @@ func newRun(cmd *cobra.Command, opts *newOptions) error {
 		fmt.Fprintf(ios.ErrOut, "Dry run: would write %s (mode 0744).\n", esc(script))
 		return nil
 	}
-	reportEdit(opts.f, s, res, fmt.Sprintf("created %s", script))
-	fmt.Fprintf(ios.Out, "  added  %s  %s\n", esc(h.Event), esc(h.Command))
+	done := fmt.Sprintf("created %s", script)
+	if adopted {
+		done = fmt.Sprintf("kept %s (the template, as an earlier run left it)", script)
+	}
+	reportEdit(opts.f, s, res, esc(done))
+	if res.Changed {
+		fmt.Fprintf(ios.Out, "  added  %s  %s\n", esc(h.Event), esc(h.Command))
+	} else {
+		fmt.Fprintf(ios.Out, "  already in %s  %s  %s\n", esc(res.Path), esc(h.Event), esc(h.Command))
+	}
 	if approved {
 		fmt.Fprintln(ios.Out, "  approved (sha256 and a snapshot recorded; editing the script will need a new approval)")
 	}
-	fmt.Fprintf(ios.Out, "\nNext: edit %s, then try it:\n  hermes hooks test %s\n", esc(script), esc(h.Event))
+	fmt.Fprintf(ios.Out, "\nNext: edit %s, then try it:\n  hermes hooks test %s\n", esc(script), esc(shell.Quote(h.Event)))
 	if !approved {
-		fmt.Fprintf(ios.Out, "and approve it when it does what you want:\n  hermes hooks accept %s --event %s\n", esc(shell.Quote(expandHome(h.Command, s))), esc(h.Event))
+		fmt.Fprintf(ios.Out, "and approve it when it does what you want:\n  hermes hooks accept %s --event %s\n", esc(shell.Quote(expandHome(h.Command, s))), esc(shell.Quote(h.Event)))
 	}
 	return nil
 }
 
 // writeNewScript creates the script, never replacing a file, with mode
-// 0744 whatever the umask.
-func writeNewScript(path string, body []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return fmt.Errorf("creating %s: %w", filepath.Dir(path), err)
+// 0744 whatever the umask: written to a temp file, synced, then linked into
+// place (a rename that cannot replace), so a killed run leaves the whole
+// template or nothing, and its temp file is removed by the next run. The
+// config lock is held meanwhile, so no other 'new' is between its temp file
+// and its link when the temps are swept.
+func writeNewScript(cmd *cobra.Command, f *Factory, s *hooks.Setup, path string, body []byte) error {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("creating %s: %w", dir, err)
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o700)
-	if errors.Is(err, fs.ErrExist) {
-		return fmt.Errorf("%s already exists; nothing was written", path)
+	unlock, err := lockScripts(cmd, f, s, dir)
+	if err != nil {
+		return fmt.Errorf("writing %s: %w; nothing was written", path, err)
 	}
+	defer unlock()
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
 		return fmt.Errorf("creating %s: %w", path, err)
 	}
-	_, err = f.Write(body)
+	_, err = tmp.Write(body)
 	if err == nil {
-		err = f.Chmod(0o744)
+		err = tmp.Chmod(0o744)
 	}
-	if cerr := f.Close(); err == nil {
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}
+	defer os.Remove(tmp.Name())
 	if err != nil {
-		os.Remove(path)
 		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err := os.Link(tmp.Name(), path); err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			return fmt.Errorf("%s already exists; nothing was written", path)
+		}
+		return fmt.Errorf("creating %s: %w", path, err)
+	}
+	if d, err := os.Open(dir); err == nil {
+		_ = d.Sync()
+		d.Close()
 	}
 	return nil
 }
 
+// lockScripts takes the config lock, which every 'new' holds while it
+// writes a script, and removes the temp files of scripts whose 'new' was
+// killed before the link.
+func lockScripts(cmd *cobra.Command, f *Factory, s *hooks.Setup, dir string) (unlock func(), err error) {
+	target, err := edit.Target(configFile(s))
+	if err != nil {
+		return nil, err
+	}
+	unlock, err = filelock.Lock(edit.LockPath(target), f.configLockWait(cmd))
+	if err != nil {
+		return nil, err
+	}
+	for _, ext := range scaffold.Langs() {
+		edit.RemoveTemps(dir, ".*"+ext+".tmp-*")
+	}
+	return unlock, nil
+}
+
+// leftByNew: the file at path is what 'new' writes — a regular file of ours,
+// mode 0744, holding exactly the template body.
+func leftByNew(path string, body []byte) bool {
+	fi, err := os.Lstat(path)
+	if err != nil || !fi.Mode().IsRegular() || fi.Mode().Perm() != 0o744 || fi.Size() != int64(len(body)) {
+		return false
+	}
+	if st, ok := fi.Sys().(*syscall.Stat_t); !ok || int(st.Uid) != os.Geteuid() {
+		return false
+	}
+	got, err := os.ReadFile(path)
+	return err == nil && bytes.Equal(got, body)
+}
+
+// configFile is the config file an edit changes: the one in use, or
+// <HERMES_HOME>/config.yaml when there is none.
+func configFile(s *hooks.Setup) string {
+	if s.Loc.ConfigPath != "" {
+		return s.Loc.ConfigPath
+	}
+	return filepath.Join(s.Loc.Home, "config.yaml")
+}
+
 // approveNew approves the hook just added, through the engine's approval
 // path, reading the config afresh so the command is the one the agent will
-// see.
-func approveNew(opts *newOptions, h hooks.NewHook) (bool, []string, error) {
+// see. It pins the bytes it wrote, and only if the file still holds them
+// (SPEC §13.2 rule 7): a rewrite in between is not approved.
+func approveNew(opts *newOptions, h hooks.NewHook, body []byte) (bool, []string, error) {
 	s, err := opts.f.LoadWithAllowlist(nil)
 	if err != nil {
 		return false, nil, err
@@ -238,7 +338,11 @@ func approveNew(opts *newOptions, h hooks.NewHook) (bool, []string, error) {
 	}
 	for _, spec := range s.Parsed.ForEvent(h.Event) {
 		if spec.Command == expandHome(h.Command, s) {
-			_, w, err := s.Approve([]hooks.ShellHook{s.Inspect(spec, list)}, allowlist.ViaAccept, opts.f.Now())
+			sum := sha256.Sum256(body)
+			_, w, err := s.ApprovePinned([]hooks.ShellHook{s.Inspect(spec, list)}, allowlist.ViaAccept, opts.f.Now(), hex.EncodeToString(sum[:]))
+			if errors.Is(err, hooks.ErrHashMismatch) {
+				err = fmt.Errorf("the script of %q changed after it was written, so it was not approved: review it, then approve it with 'hermes hooks accept': %w", h.Command, err)
+			}
 			return err == nil, append(warnings, w...), err
 		}
 	}

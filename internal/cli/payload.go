@@ -64,10 +64,12 @@ func (p *payloadFlags) args(cmd *cobra.Command, args []string) error {
 	return nil
 }
 
-// read returns the given payload (nil when none was given). A file that is
-// missing or not JSON is a usage error; JSON that is not an object is a
-// warning and ignored. An interrupt (ctx) stops the parse of a large
-// payload: nothing has run or been written yet (SPEC §22).
+// read returns the given payload in fields shape (nil when none was
+// given), with a note when it was read as the wire shape without saying
+// so. A file that is missing, not JSON, or JSON that is not an object is a
+// usage error: nothing runs on a payload that was not understood. An
+// interrupt (ctx) stops the parse of a large payload: nothing has run or
+// been written yet (SPEC §22).
 func (p *payloadFlags) read(ctx context.Context, stdin io.Reader) (*pyjson.Object, []string, error) {
 	var data []byte
 	var source string
@@ -103,9 +105,13 @@ func (p *payloadFlags) read(ctx context.Context, stdin io.Reader) (*pyjson.Objec
 	}
 	obj, ok := v.(*pyjson.Object)
 	if !ok {
-		return nil, []string{fmt.Sprintf("payload from %s is %s, not an object: ignored", source, pyjson.TypeName(v))}, nil
+		return nil, nil, usageErrorf("payload from %s is %s, not a JSON object: give an object, with the agent's fields (tool_name, args, …) or in the wire shape a hook reads (hook_event_name, tool_input, extra); nothing was run", source, pyjson.TypeName(v))
 	}
-	return obj, nil, nil
+	fields, note := hooks.ReadShape(obj)
+	if note != "" {
+		return fields, []string{fmt.Sprintf("payload from %s: %s", source, note)}, nil
+	}
+	return fields, nil, nil
 }
 
 // firing is where test and run-event start from once the event is a

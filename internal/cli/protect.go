@@ -3,16 +3,12 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/hermes-hooks/hermes/internal/allowlist"
-	"github.com/hermes-hooks/hermes/internal/guard"
 	"github.com/hermes-hooks/hermes/internal/hooks"
 )
 
@@ -138,7 +134,7 @@ func protectRun(cmd *cobra.Command, opts *protectOptions) error {
 				return err
 			}
 		}
-		res, err = editConfig(opts.f, s, opts.DryRun, func(old []byte) ([]byte, error) {
+		res, err = editConfig(cmd, opts.f, s, opts.DryRun, func(old []byte) ([]byte, error) {
 			return hooks.RewriteCommands(old, plan)
 		})
 		if err != nil {
@@ -248,31 +244,4 @@ func carryApprovals(f *Factory, s *hooks.Setup, plan []hooks.Rewrap, dropOld boo
 		return nil
 	}
 	return err
-}
-
-// guardPath is hermes-guard beside the hermes that was invoked, by the path
-// it was invoked as (a symlink such as /usr/local/bin/hermes is kept, so an
-// upgrade that moves the versioned folder it points to changes nothing).
-func guardPath() (string, error) {
-	self := os.Args[0]
-	if !strings.Contains(self, "/") {
-		p, err := exec.LookPath(self)
-		if err != nil {
-			return "", fmt.Errorf("cannot tell where hermes is installed (%s is not on PATH): %w; run hermes by its full path", self, err)
-		}
-		self = p
-	}
-	abs, err := filepath.Abs(self)
-	if err != nil {
-		return "", err
-	}
-	g := filepath.Join(filepath.Dir(abs), guard.Name)
-	if strings.ContainsAny(g, "$") {
-		return "", fmt.Errorf("the guard's path %s holds a \"$\", which the agent would expand in the config; install hermes in a folder without one", g)
-	}
-	fi, err := os.Stat(g)
-	if err != nil || !fi.Mode().IsRegular() || fi.Mode()&0o111 == 0 {
-		return "", fmt.Errorf("%s, the guard protect writes, is missing or not executable: install it beside hermes (make build puts both in bin/); nothing was written", g)
-	}
-	return g, nil
 }

@@ -41,9 +41,12 @@ terminal this needs --yes; --dry-run only says what would go.`,
 
 type pruneJSON struct {
 	whereJSON
-	Removed int               `json:"removed"`
-	Entries []prunedEntryJSON `json:"entries"`
-	DryRun  bool              `json:"dry_run"`
+	Removed int `json:"removed"`
+	// RemovedEntries lists the entries removed (or that would be);
+	// Entries is the same list under its old name, kept for one release.
+	RemovedEntries []prunedEntryJSON `json:"removed_entries"`
+	Entries        []prunedEntryJSON `json:"entries"`
+	DryRun         bool              `json:"dry_run"`
 }
 
 type prunedEntryJSON struct {
@@ -69,7 +72,9 @@ func pruneRun(cmd *cobra.Command, opts *pruneOptions) error {
 	if err != nil {
 		return err
 	}
+	asked := false
 	if !opts.DryRun && len(stale) > 0 && !opts.Yes {
+		asked = true
 		if !ios.CanPrompt() {
 			return usageErrorf("removing %d stale allowlist entry(ies) off a terminal needs --yes (see them with --dry-run)", len(stale))
 		}
@@ -84,29 +89,38 @@ func pruneRun(cmd *cobra.Command, opts *pruneOptions) error {
 		if !ok {
 			fmt.Fprintln(ios.ErrOut, "Nothing removed.")
 			if opts.JSON {
-				return writeJSON(ios.Out, pruneJSON{whereJSON: where(s.Loc), Entries: []prunedEntryJSON{}})
+				return writeJSON(ios.Out, pruneJSON{whereJSON: where(s.Loc), RemovedEntries: []prunedEntryJSON{}, Entries: []prunedEntryJSON{}})
 			}
 			return nil
 		}
 	}
 	gone := stale
 	if !opts.DryRun && len(stale) > 0 {
-		// Decided again under the lock: another process may have changed
-		// the file since it was read.
-		gone, warnings, err = s.PruneStale(false)
+		if asked {
+			// The config may have changed while the question was open (a
+			// hook added and approved meanwhile): judged against it anew.
+			if s, err = opts.f.LoadWithAllowlist(cmd); err != nil {
+				return err
+			}
+		}
+		// Exactly the entries shown, decided again under the lock: another
+		// process may have changed the file since it was read (SPEC §13.2
+		// rule 4).
+		gone, warnings, err = s.PruneShown(stale)
 		printWarnings(ios, nil, warnings)
 		if err != nil {
 			return err
 		}
 	}
 	if opts.JSON {
-		out := pruneJSON{whereJSON: where(s.Loc), Removed: len(gone), Entries: []prunedEntryJSON{}, DryRun: opts.DryRun}
+		out := pruneJSON{whereJSON: where(s.Loc), Removed: len(gone), RemovedEntries: []prunedEntryJSON{}, DryRun: opts.DryRun}
 		if opts.DryRun {
 			out.Removed = 0
 		}
 		for i, shown := range s.ShownEntries(gone) {
-			out.Entries = append(out.Entries, prunedEntryJSON{gone[i].Event, shown})
+			out.RemovedEntries = append(out.RemovedEntries, prunedEntryJSON{gone[i].Event, shown})
 		}
+		out.Entries = out.RemovedEntries
 		return writeJSON(ios.Out, out)
 	}
 	w, cs := ios.Out, ios.Colors()

@@ -183,6 +183,16 @@ func where(loc *config.Location) whereJSON {
 	return whereJSON{HermesHome: loc.Home, ConfigPath: nullableString(loc.ConfigPath)}
 }
 
+// printOutcome is the last line of test and run-event: the aggregated
+// outcome.
+func printOutcome(w io.Writer, o *hooks.Outcome) {
+	if o != nil {
+		fmt.Fprintf(w, "\nOutcome: %s\n", esc(fmt.Sprint(o.Object())))
+	} else {
+		fmt.Fprintln(w, "\nOutcome: none (observer event)")
+	}
+}
+
 // shownCommand is how reports name a hook: as written, or, when protected,
 // by the command its guard runs (protectedMark says so).
 func shownCommand(s hooks.Spec) string {

@@ -6,6 +6,7 @@ package cli
 import (
 	"context"
 	"errors"
+	"runtime"
 	"strconv"
 	"strings"
 
@@ -113,39 +114,32 @@ func NewRootCmd(f *Factory) *cobra.Command {
 	root.SetHelpTemplate(root.HelpTemplate() + "\n" + exitCodeTable + "\n")
 	root.AddCommand(newCmdHooks(f))
 	root.AddCommand(newCmdVersion(f))
-	root.AddCommand(newCmdCompletion(f))
+	root.AddCommand(newCmdCompletion(f, nil))
 	return root
 }
 
+// versionJSON is `hermes version --json`.
+type versionJSON struct {
+	Version   string `json:"version"`
+	GoVersion string `json:"go_version"`
+	OS        string `json:"os"`
+	Arch      string `json:"arch"`
+}
+
 func newCmdVersion(f *Factory) *cobra.Command {
-	return &cobra.Command{
+	var asJSON bool
+	cmd := &cobra.Command{
 		Use:   "version",
 		Short: "Print the version of hermes",
 		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if asJSON {
+				return writeJSON(f.IO.Out, versionJSON{Version: Version, GoVersion: runtime.Version(), OS: runtime.GOOS, Arch: runtime.GOARCH})
+			}
 			_, err := f.IO.Out.Write([]byte("hermes " + Version + "\n"))
 			return err
 		},
 	}
-}
-
-func newCmdCompletion(f *Factory) *cobra.Command {
-	return &cobra.Command{
-		Use:       "completion bash|zsh|fish",
-		Short:     "Print a shell completion script",
-		Args:      exactArgs(1, "a shell: bash, zsh or fish"),
-		ValidArgs: []string{"bash", "zsh", "fish"},
-		RunE: func(cmd *cobra.Command, args []string) error {
-			root := cmd.Root()
-			switch args[0] {
-			case "bash":
-				return root.GenBashCompletionV2(f.IO.Out, true)
-			case "zsh":
-				return root.GenZshCompletion(f.IO.Out)
-			case "fish":
-				return root.GenFishCompletion(f.IO.Out, true)
-			}
-			return usageErrorf("unknown shell %q: choose bash, zsh or fish", args[0])
-		},
-	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON (see docs/json.md)")
+	return cmd
 }

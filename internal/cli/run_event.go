@@ -127,8 +127,14 @@ func runEventRun(cmd *cobra.Command, opts *runEventOptions) error {
 		// payload's tool_name.
 		tool := hooks.ToolName(fields)
 		var hs []hooks.ShellHook
+		budget := hooks.NewMatchBudget()
 		for _, h := range e.ShellHooks(list) {
-			if h.Event == ev.Name && (!ev.Tool || h.Matcher.Match(tool)) && !sel.Excludes(h) {
+			if h.Event != ev.Name || sel.Excludes(h) {
+				continue
+			}
+			if !ev.Tool {
+				hs = append(hs, h)
+			} else if ok, _ := budget.Match(h.Matcher, tool); ok {
 				hs = append(hs, h)
 			}
 		}
@@ -247,10 +253,8 @@ func renderDispatch(f *Factory, e *hooks.Engine, d *hooks.Dispatch, webhooks []w
 	switch {
 	case d.Interrupted:
 		fmt.Fprintln(w, "\nInterrupted: the hook running was killed and the rest did not run.")
-	case d.Outcome != nil:
-		fmt.Fprintf(w, "\nOutcome: %s\n", esc(fmt.Sprint(d.Outcome.Object())))
 	default:
-		fmt.Fprintln(w, "\nOutcome: none (observer event)")
+		printOutcome(w, d.Outcome)
 	}
 }
 
@@ -265,6 +269,16 @@ func consentFor(f *Factory, cmd *cobra.Command, e *hooks.Engine, localFlag bool)
 	auto := e.Config.Settings.AutoAccept
 	ios := f.IO
 	return func(h hooks.ShellHook) (hooks.Grant, error) {
+		if h.Unapprovable != "" {
+			// Not offered, by no flag either (SPEC §13.2 rule 1).
+			reason := "not approved"
+			if h.Approved {
+				reason = blockWords(h.SkipReason())
+			}
+			fmt.Fprintf(ios.ErrOut, "%s skipped %s hook %q: %s: %s; not offered for approval\n",
+				ios.ErrColors().WarningIcon(), esc(h.Event), h.Shown(), esc(reason), esc(h.Unapprovable))
+			return hooks.Grant{}, nil
+		}
 		via := ""
 		switch {
 		case flag:
@@ -349,7 +363,11 @@ func promptApproval(f *Factory, s *hooks.Setup, h hooks.ShellHook) (ok bool, sha
 		if h.Approved {
 			title = "Shell hook needs re-approval (" + blockWords(h.SkipReason()) + "):"
 		}
-		fmt.Fprintf(w, "\n%s\n  event:   %s\n  command: %s\n  script:  %s\n", title, esc(h.Event), esc(h.Shown()), esc(orNone(h.Script)))
+		fmt.Fprintf(w, "\n%s\n  event:   %s\n  command: %s\n", title, esc(h.Event), esc(h.Shown()))
+		if runs := s.RunsAs(h.Spec); runs != "" {
+			fmt.Fprintf(w, "  runs as: %s\n", esc(runs))
+		}
+		fmt.Fprintf(w, "  script:  %s\n", esc(orNone(h.Script)))
 		fmt.Fprint(w, renderShown(f, sh, "    "))
 		fmt.Fprintln(w, "Commands run with your full user credentials. Only approve commands you trust.")
 		ok, err := f.Prompter.Confirm("Allow this hook to run?", "", false)
@@ -375,12 +393,19 @@ func renderShown(f *Factory, sh hooks.Shown, indentBy string) string {
 	case sh.Hook.Approved && sh.Diff != nil:
 		b.WriteString(indentBy[:2] + "What changed since approval:\n")
 		b.WriteString(indent(colorDiff(f.IO.Colors(), sh.Diff.Unified), indentBy) + "\n")
-	case sh.Hook.Approved:
-		b.WriteString(indentBy[:2] + "What changed since approval:\n")
-		b.WriteString(indentBy + "(" + esc(sh.DiffErr.Error()) + ")\n")
 	case sh.Fingerprint.Err != nil:
 		fmt.Fprintf(&b, "%s(the script cannot be read: %s)\n", indentBy[:2], esc(sh.Fingerprint.Err.Error()))
 	default:
+		if sh.Hook.Approved {
+			// No snapshot to diff against: the script itself, as for a
+			// first approval, so nothing is approved unseen (SPEC §13.2
+			// rule 7).
+			if sh.DiffErr != nil {
+				b.WriteString(indentBy[:2] + "What changed since approval:\n")
+				b.WriteString(indentBy + "(" + esc(strings.TrimSpace(sh.DiffErr.Error())) + ")\n")
+			}
+			b.WriteString(indentBy[:2] + "The script now:\n")
+		}
 		fmt.Fprintf(&b, "%ssha256:  %s\n", indentBy[:2], sh.SHA256())
 		lines, total, ok := sh.Head(promptScriptLines)
 		if !ok {

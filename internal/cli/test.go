@@ -124,10 +124,18 @@ func (opts *testOptions) watchExtra() []string {
 
 type testJSON struct {
 	whereJSON
-	Event       string              `json:"event"`
-	Payload     *pyjson.Object      `json:"payload"`
-	Results     []any               `json:"results"`
-	Diagnostics []config.Diagnostic `json:"diagnostics"`
+	Event   string         `json:"event"`
+	Payload *pyjson.Object `json:"payload"`
+	// Hooks is the per-hook list, as in run-event and --cases; Results is
+	// the same list under its old name, kept for one release (docs/json.md).
+	Hooks   []any `json:"hooks"`
+	Results []any `json:"results"`
+	// Outcome is what the answers aggregate to, as run-event's.
+	Outcome *hooks.Outcome `json:"outcome"`
+	// MatcherSkipped counts the hooks whose matcher does not match the
+	// payload's tool (or --for-tool): not run, as run-event would not.
+	MatcherSkipped int                 `json:"matcher_skipped"`
+	Diagnostics    []config.Diagnostic `json:"diagnostics"`
 }
 
 type shellResultJSON struct {
@@ -138,6 +146,10 @@ type shellResultJSON struct {
 	TimedOut       bool    `json:"timed_out"`
 	Error          *string `json:"error"`
 	ElapsedSeconds float64 `json:"elapsed_seconds"`
+	// RunEventWouldSkip is why run-event would not run this hook without
+	// asking (modified since approval, not approved, …); null when it
+	// would. test runs it all the same.
+	RunEventWouldSkip *string `json:"run_event_would_skip"`
 	outputJSON
 	Parsed *hooks.Answer `json:"parsed"`
 	// Warnings are what evaluating the answer found worth saying (exited
@@ -172,14 +184,23 @@ func testRun(cmd *cobra.Command, opts *testOptions) error {
 	if err := opts.check(e.Parsed.ForEvent(ev.Name), ev.Name); err != nil {
 		return err
 	}
-	selected := opts.selection().Filter(e.Selected(e.InspectAll(e.Parsed.ForEvent(ev.Name), list), ev.Name, opts.ForTool))
+	// Matchers apply as run-event applies them: to --for-tool, else to the
+	// tool the payload given names (SPEC §20); the synthetic payload's
+	// tool filters nothing.
+	tool := opts.ForTool
+	if tool == "" && fr.given != nil {
+		tool = hooks.ToolName(fr.given)
+	}
+	inspected := e.InspectAll(e.Parsed.ForEvent(ev.Name), list)
+	selected := opts.selection().Filter(e.Selected(inspected, ev.Name, tool))
+	matcherSkipped := len(opts.selection().Filter(e.Selected(inspected, ev.Name, ""))) - len(selected)
 	if safeMode(opts.f) {
 		// On stderr, so a --json reader sees it too without it breaking stdout.
 		fmt.Fprintln(ios.ErrOut, "Note: HERMES_SAFE_MODE is set: run-event would fire nothing; test runs the hooks anyway.")
 	}
 
 	if opts.DryRun {
-		return dryRun(ios, e, ev.Name, opts.ForTool, wire, selected, opts.Output)
+		return dryRun(ios, e, ev.Name, tool, wire, selected, opts.Output)
 	}
 	var runs []hooks.ShellRun
 	for _, h := range selected {
@@ -188,12 +209,14 @@ func testRun(cmd *cobra.Command, opts *testOptions) error {
 			return CancelError
 		}
 	}
+	outcome := testOutcome(ev.Name, fields, runs)
 	if opts.Output {
 		out := testJSON{whereJSON: where(e.Loc), Event: ev.Name,
-			Payload: wire, Results: []any{}, Diagnostics: e.Diagnostics()}
+			Payload: wire, Hooks: []any{}, Outcome: outcome, MatcherSkipped: matcherSkipped, Diagnostics: e.Diagnostics()}
 		for _, r := range runs {
-			out.Results = append(out.Results, shellResultToJSON(r))
+			out.Hooks = append(out.Hooks, shellResultToJSON(r))
 		}
+		out.Results = out.Hooks
 		return writeJSON(ios.Out, out)
 	}
 	w := ios.Out
@@ -202,22 +225,42 @@ func testRun(cmd *cobra.Command, opts *testOptions) error {
 		if !opts.selection().Empty() {
 			fmt.Fprintf(w, "\nNo shell hooks of event '%s' left to fire after --only/--skip\n", esc(ev.Name))
 		} else {
-			fmt.Fprintf(w, "\n%s\n", noHooksLine(ev.Name, opts.ForTool))
+			fmt.Fprintf(w, "\n%s\n", noHooksLine(ev.Name, tool))
 		}
 		return nil
 	}
 	fmt.Fprintf(w, "\nFiring %d hook(s) for event '%s':\n", len(runs), esc(ev.Name))
+	if matcherSkipped > 0 {
+		fmt.Fprintf(w, "  (%d hook(s) not run: their matcher does not match tool %q, as in run-event)\n", matcherSkipped, esc(tool))
+	}
 	for _, r := range runs {
 		renderRun(w, ios.Colors(), r, true)
 	}
+	printOutcome(w, outcome)
 	return nil
 }
+
+// testOutcome aggregates the answers of test's runs as run-event's
+// firing does.
+func testOutcome(event string, fields *pyjson.Object, runs []hooks.ShellRun) *hooks.Outcome {
+	answers := make([]*hooks.Answer, 0, len(runs))
+	for _, r := range runs {
+		answers = append(answers, r.Eval.Answer)
+	}
+	args, _ := fields.Get("args")
+	argsObj, _ := args.(*pyjson.Object)
+	return hooks.Aggregate(event, argsObj, answers)
+}
+
+// wouldSkip is why run-event would not run h without asking, "" when it
+// would run it.
+func wouldSkip(h hooks.ShellHook) string { return h.SkipReason() }
 
 func shellResultToJSON(r hooks.ShellRun) shellResultJSON {
 	res := r.Result
 	return shellResultJSON{Kind: "shell", commandJSON: commandOf(r.Hook.Spec), Approved: r.Hook.Approved,
 		ExitCode: res.ExitCode, TimedOut: res.TimedOut, Error: nullableString(res.Err),
-		ElapsedSeconds: res.ElapsedSeconds(), outputJSON: outputJSON{res.Stdout, res.Stderr, res.StdoutTruncated, res.StderrTruncated},
+		ElapsedSeconds: res.ElapsedSeconds(), RunEventWouldSkip: nullableString(wouldSkip(r.Hook)), outputJSON: outputJSON{res.Stdout, res.Stderr, res.StdoutTruncated, res.StderrTruncated},
 		Parsed: r.Eval.Answer, Warnings: nonNil(r.Eval.Warnings), GuardRefusal: nullableString(r.GuardRefusal)}
 }
 
@@ -227,10 +270,12 @@ func renderRun(w io.Writer, cs iostreams.Palette, r hooks.ShellRun, showApproval
 	state := ""
 	if showApproval {
 		state = cs.SuccessIcon() + " allowed  "
-		if !h.Approved {
+		switch why := wouldSkip(h); {
+		case !h.Approved:
 			state = cs.FailureIcon() + " not allowlisted (run because test was asked to)  "
-		} else if h.Protected() && !h.Allowed() {
-			state = cs.WarningIcon() + " " + h.Reason() + "  "
+		case why != "":
+			// run-event would skip it: never call it allowed.
+			state = cs.WarningIcon() + " " + esc(why) + " — run because test was asked to  "
 		}
 	}
 	fmt.Fprintf(w, "\n  %s%s%s\n", state, cs.Bold(esc(shownCommand(h.Spec))), protectedMark(h.Spec))
@@ -315,8 +360,11 @@ func dryRun(ios *iostreams.IOStreams, e *hooks.Engine, event, tool string, wire 
 		fmt.Fprintf(w, "\nWould fire %d hook(s) for event '%s' (dry run: nothing runs):\n", len(hs), esc(event))
 		for _, h := range hs {
 			state := cs.SuccessIcon() + " allowed"
-			if !h.Approved {
+			switch why := wouldSkip(h); {
+			case !h.Approved:
 				state = cs.FailureIcon() + " not allowlisted"
+			case why != "":
+				state = cs.WarningIcon() + " " + esc(why)
 			}
 			fmt.Fprintf(w, "  %s  %s  (timeout %ds)\n", state, esc(h.Shown()), h.Timeout)
 		}

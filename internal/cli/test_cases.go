@@ -13,6 +13,7 @@ import (
 	"github.com/hermes-hooks/hermes/internal/hooks"
 	"github.com/hermes-hooks/hermes/internal/hooks/cases"
 	"github.com/hermes-hooks/hermes/internal/hooks/gateway"
+	"github.com/hermes-hooks/hermes/internal/iostreams"
 )
 
 // casesJSON is test --cases --json (docs/json.md).
@@ -34,7 +35,8 @@ type caseJSON struct {
 	Expected cases.Expect `json:"expected"`
 	Got      cases.Got    `json:"got"`
 	// Hooks are the event's hooks as run-event --json lists them (shell
-	// entries, or gateway entries for a slash command's case).
+	// entries, with whether each is approved and trusted, or gateway
+	// entries for a slash command's case).
 	Hooks          []any   `json:"hooks"`
 	ElapsedSeconds float64 `json:"elapsed_seconds"`
 }
@@ -133,7 +135,7 @@ func casesToJSON(e *hooks.Engine, file string, results []cases.Result, failed in
 			ElapsedSeconds: math.Round(r.Elapsed.Seconds()*1000) / 1000}
 		if r.Dispatch != nil {
 			for _, run := range r.Dispatch.Runs {
-				j.Hooks = append(j.Hooks, firedToJSON(run))
+				j.Hooks = append(j.Hooks, caseHookJSON{firedToJSON(run), run.Hook.Approved, run.Hook.Trusted()})
 			}
 		}
 		if r.Gateway != nil {
@@ -142,6 +144,40 @@ func casesToJSON(e *hooks.Engine, file string, results []cases.Result, failed in
 			}
 		}
 		out.Cases = append(out.Cases, j)
+	}
+	return out
+}
+
+// caseHookJSON is a hook of a policy case: as run-event lists it, and
+// whether run-event would run it without asking (SPEC §13.2 rule 6).
+type caseHookJSON struct {
+	firedShellJSON
+	Approved bool `json:"approved"`
+	Trusted  bool `json:"trusted"`
+}
+
+// untrustedRuns lists, once each, the hooks the cases ran that run-event
+// would not run without asking, with test's marks (SPEC §13.2 rule 6).
+func untrustedRuns(cs iostreams.Palette, results []cases.Result) []string {
+	seen := map[[2]string]bool{}
+	var out []string
+	for _, r := range results {
+		if r.Dispatch == nil {
+			continue
+		}
+		for _, run := range r.Dispatch.Runs {
+			h := run.Hook
+			key := [2]string{h.Event, h.Command}
+			if !run.Fired() || h.Trusted() || seen[key] {
+				continue
+			}
+			seen[key] = true
+			mark := cs.FailureIcon() + " not allowlisted"
+			if h.Approved {
+				mark = cs.WarningIcon() + " " + esc(blockWords(h.SkipReason()))
+			}
+			out = append(out, fmt.Sprintf("%s  %s %s", mark, esc(h.Event), esc(h.Shown())))
+		}
 	}
 	return out
 }
@@ -193,4 +229,10 @@ func renderCases(opts *testOptions, e *hooks.Engine, results []cases.Result, fai
 		summary = cs.Green(summary)
 	}
 	fmt.Fprintf(w, "\n%s\n", summary)
+	if lines := untrustedRuns(cs, results); len(lines) > 0 {
+		fmt.Fprintln(w, "\nRun because test was asked to (run-event would not run them without approval):")
+		for _, l := range lines {
+			fmt.Fprintf(w, "  %s\n", l)
+		}
+	}
 }

@@ -128,8 +128,11 @@ func TestTestRunJSON(t *testing.T) {
 			ExitCode *int           `json:"exit_code"`
 			Elapsed  float64        `json:"elapsed_seconds"`
 			Parsed   map[string]any `json:"parsed"`
-		} `json:"results"`
-		Diagnostics []any `json:"diagnostics"`
+		} `json:"hooks"`
+		Alias          []json.RawMessage `json:"results"`
+		Outcome        map[string]any    `json:"outcome"`
+		MatcherSkipped int               `json:"matcher_skipped"`
+		Diagnostics    []any             `json:"diagnostics"`
 	}
 	if err := json.Unmarshal(h.out.Bytes(), &got); err != nil {
 		t.Fatalf("not JSON: %v\n%s", err, h.out)
@@ -137,8 +140,16 @@ func TestTestRunJSON(t *testing.T) {
 	if got.HermesHome != h.home || got.ConfigPath == nil || got.Event != "pre_tool_call" || got.Diagnostics == nil {
 		t.Errorf("header = %+v", got)
 	}
-	if len(got.Results) != 2 {
-		t.Fatalf("%d results, want both hooks (test ignores matchers without --for-tool)", len(got.Results))
+	// SPEC §20: the payload names terminal, so the matcher applies as in
+	// run-event: the patch hook does not run.
+	if len(got.Results) != 1 || got.MatcherSkipped != 1 {
+		t.Fatalf("%d hooks (%d skipped by matcher), want the terminal one only", len(got.Results), got.MatcherSkipped)
+	}
+	if len(got.Alias) != 1 {
+		t.Errorf("results (the alias of hooks) has %d entries", len(got.Alias))
+	}
+	if got.Outcome["action"] != "approve" {
+		t.Errorf("outcome = %v, want the aggregated approve", got.Outcome)
 	}
 	r := got.Results[0]
 	if r.Kind != "shell" || r.Command != "~/hook.sh guard" || r.Approved || r.ExitCode == nil || *r.ExitCode != 0 || r.Elapsed != 0.005 {
@@ -192,7 +203,7 @@ func TestTestRunErrors(t *testing.T) {
 		{[]string{"pre_tol_call"}, 2, `Unknown event: "pre_tol_call" — did you mean "pre_tool_call"?`, true, ""},
 		{[]string{"pre_tool_call", "--payload-file", "/nonexistent/p.json"}, 2, "payload file /nonexistent/p.json cannot be read", true, ""},
 		{[]string{"pre_tool_call", "--payload", "{"}, 2, "payload from --payload is not valid JSON", true, ""},
-		{[]string{"pre_tool_call", "--payload", "[1]"}, 0, "", false, "payload from --payload is a list, not an object: ignored"},
+		{[]string{"pre_tool_call", "--payload", "[1]"}, 2, "payload from --payload is a list, not a JSON object", true, ""},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {

@@ -37,12 +37,22 @@ type File struct {
 	// already expanded.
 	Hooks        *yaml.Node
 	HooksKeyLine int
-	Diagnostics  []Diagnostic
+	// TopKeys are the keys of the top-level mapping with their lines, in
+	// file order: an event name among them is a hook outdented out of
+	// hooks: (SPEC §20), which the hooks parser, knowing the events, names.
+	TopKeys     []KeyLine
+	Diagnostics []Diagnostic
 	// Expansions records, for each string value that held ${VAR}, what was
 	// written before expansion: reports show a command as written, so a
 	// secret passed in through the environment is not printed (SPEC §13
 	// rule 11).
 	Expansions map[*yaml.Node]Expansion
+}
+
+// KeyLine is a mapping key and the line it is on.
+type KeyLine struct {
+	Key  string
+	Line int
 }
 
 // Expansion is a string value as written in the file and the variables
@@ -148,6 +158,7 @@ func Load(path string, env Env) (*File, error) {
 	}
 	pairs, _ := Pairs(root)
 	for _, p := range pairs {
+		f.TopKeys = append(f.TopKeys, KeyLine{Key: p.Key, Line: p.KeyNode.Line})
 		switch p.Key {
 		case "hooks":
 			f.Hooks, f.HooksKeyLine = Deref(p.Value), p.KeyNode.Line

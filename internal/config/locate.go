@@ -75,9 +75,9 @@ type HomeMissingError struct {
 
 func (e *HomeMissingError) Error() string {
 	if e.NotDir {
-		return fmt.Sprintf("HERMES_HOME %s is not a folder (named by %s): check the path; nothing was written", e.Path, e.Source)
+		return fmt.Sprintf("HERMES_HOME %s is not a folder (named by %s): check the path; nothing was read or written", e.Path, e.Source)
 	}
-	return fmt.Sprintf("HERMES_HOME %s does not exist (named by %s), and a home named explicitly is never created: check the path, or create it first (mkdir -p %s); nothing was written",
+	return fmt.Sprintf("HERMES_HOME %s does not exist (named by %s), and a home named explicitly is never created: check the path, or create it first (mkdir -p %s); nothing was read or written",
 		e.Path, e.Source, e.Path)
 }
 
@@ -165,7 +165,11 @@ func Locate(r Request) (*Location, error) {
 		loc.Root = expandTilde(r.HomeFlag, r.UserHome)
 		loc.HomeSource = "--home"
 	case strings.TrimSpace(envHome) != "":
-		loc.Root = filepath.Clean(envHome)
+		root, err := absoluteHome(envHome)
+		if err != nil {
+			return nil, err
+		}
+		loc.Root = root
 		loc.HomeSource = "HERMES_HOME"
 	default:
 		explicitRoot = false
@@ -196,10 +200,37 @@ func Locate(r Request) (*Location, error) {
 		}
 	}
 
+	// A home named explicitly that does not exist is a typo, for reading
+	// as for writing (SPEC §13 rule 16, §20): a CI job pointed at the
+	// wrong path must not pass on an empty home.
+	if err := loc.CheckWritable(); err != nil {
+		return nil, err
+	}
 	if err := loc.findConfig(r); err != nil {
 		return nil, err
 	}
 	return loc, nil
+}
+
+// absoluteHome is HERMES_HOME made absolute (SPEC §13.2 rule 8), so every
+// report and every hook's HERMES_HOME names one place whatever the working
+// directory. A relative one naming the working directory itself is
+// refused: any checkout one cds into would then bring the config that
+// decides what runs.
+func absoluteHome(envHome string) (string, error) {
+	root := filepath.Clean(envHome)
+	if filepath.IsAbs(root) {
+		return root, nil
+	}
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return "", &FileError{What: "HERMES_HOME", Path: envHome, Err: err}
+	}
+	if cwd, err := os.Getwd(); err != nil || abs == filepath.Clean(cwd) {
+		return "", &FileError{What: "HERMES_HOME", Path: envHome,
+			Err: errors.New("a relative HERMES_HOME naming the current directory would read whatever config.yaml is where you run hermes (any checkout you cd into); set it to an absolute path")}
+	}
+	return abs, nil
 }
 
 // activeProfile reads <root>/active_profile; "" means the root itself.

@@ -74,8 +74,12 @@ func TestLocate(t *testing.T) {
 			want: Location{Root: "U/h", Home: "U/h", Profile: "default", ConfigPath: "U/h/config.yaml",
 				Searched: []string{"U/h/config.yaml"}}},
 		{name: "HERMES_HOME",
-			env:  map[string]string{"HERMES_HOME": "E/h"},
-			want: Location{Root: "E/h", Home: "E/h", Profile: "default", Searched: []string{"E/h/config.yaml", "E/h/cli-config.yaml"}}},
+			files: []string{"E/h/"},
+			env:   map[string]string{"HERMES_HOME": "E/h"},
+			want:  Location{Root: "E/h", Home: "E/h", Profile: "default", Searched: []string{"E/h/config.yaml", "E/h/cli-config.yaml"}}},
+		{name: "a missing HERMES_HOME is an error (SPEC §20)",
+			env:     map[string]string{"HERMES_HOME": "E/nope"},
+			wantErr: "HERMES_HOME E/nope does not exist (named by HERMES_HOME)", errType: &HomeMissingError{}},
 		{name: "blank HERMES_HOME is ignored",
 			env:  map[string]string{"HERMES_HOME": "  "},
 			want: Location{Root: "U/.hermes", Home: "U/.hermes", Profile: "default", Searched: []string{"U/.hermes/config.yaml", "U/.hermes/cli-config.yaml"}}},
@@ -223,7 +227,15 @@ func TestHomeSourceAndCheckWritable(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			c.req.UserHome, c.req.Env = u, MapEnv(c.env)
 			loc, err := Locate(c.req)
-			if err != nil {
+			// §20: a missing explicit home is refused for reading too,
+			// by Locate itself.
+			if c.missing {
+				loc = &Location{Home: filepath.Join(u, "raal"), HomeSource: c.source}
+				var hm *HomeMissingError
+				if !errors.As(err, &hm) {
+					t.Fatalf("Locate = %v, want a HomeMissingError", err)
+				}
+			} else if err != nil {
 				t.Fatal(err)
 			}
 			if loc.HomeSource != c.source {

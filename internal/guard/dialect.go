@@ -9,25 +9,51 @@ import (
 // Dialect translates between the agent and a hook written for another
 // tool (SPEC §19: `--dialect claude`): the payload before the hook runs,
 // its answer after. A dialect sees the Invocation, so its own flags
-// (--project-dir, --if) reach it through Invocation.Extra.
+// (--project-dir, --if) reach it through Invocation.Extra. One value
+// serves one run: it may keep what Input learnt for Answer.
 type Dialect interface {
 	// Input turns the payload the agent wrote on stdin into what the hook
-	// reads. run, false: the hook is not run at all (for example an --if
-	// rule that does not match), and Answer is asked with no output.
-	Input(inv Invocation, payload []byte) (stdin []byte, run bool, err error)
-	// Answer turns what the hook printed and how it exited into what the
-	// agent reads: the stdout to relay and the exit code to end with.
-	// stdout holds at most judgeLimit bytes (truncated says more came).
-	Answer(inv Invocation, stdout []byte, truncated bool, exitCode int) (out []byte, code int)
+	// reads, and the environment it adds. In.Skip set: the hook is not
+	// run at all (an --if rule that does not match, a project's hook
+	// outside the project) and the guard answers nothing.
+	Input(inv Invocation, payload []byte) (In, error)
+	// Answer turns how the hook ended into what the agent reads: the
+	// stdout to write, the exit code to end with, and warnings for
+	// stderr.
+	Answer(inv Invocation, out Out) (stdout []byte, code int, warnings []string)
 }
 
-// dialects are the dialects the guard knows, by --dialect name.
-var dialects = map[string]Dialect{}
+// In is what a dialect gives the hook.
+type In struct {
+	Stdin []byte
+	Env   []string // added to the hook's environment
+	Skip  string   // not run: why, for the audit line
+}
 
-// RegisterDialect makes a dialect available to --dialect name; called from
-// an init function of the package that implements it (imported by
-// cmd/hermes-guard).
-func RegisterDialect(name string, d Dialect) { dialects[name] = d }
+// Out is how the hook ended: the first judgeLimit bytes of each stream
+// (truncated says more came) and its exit code (-N when killed by signal
+// N). Stderr was also passed on to the agent as it came.
+type Out struct {
+	Stdout, Stderr []byte
+	Truncated      bool
+	Exit           int
+}
+
+// ScriptJudge is a dialect that decides which words the trust decision
+// finds the script in (SPEC §4 on the hook as the dialect runs it), when
+// they are not COMMAND's own.
+type ScriptJudge interface {
+	ScriptArgv(inv Invocation) []string
+}
+
+// dialects are the dialects the guard knows, by --dialect name: each makes
+// the value for one run.
+var dialects = map[string]func() Dialect{
+	"claude": newClaudeDialect,
+}
+
+// RegisterDialect makes a dialect available to --dialect name (tests).
+func RegisterDialect(name string, d func() Dialect) { dialects[name] = d }
 
 // dialectOf is the invocation's dialect, nil for none.
 func dialectOf(inv Invocation) (Dialect, error) {
@@ -36,7 +62,7 @@ func dialectOf(inv Invocation) (Dialect, error) {
 		return nil, nil
 	}
 	if d, ok := dialects[name]; ok {
-		return d, nil
+		return d(), nil
 	}
 	known := make([]string, 0, len(dialects))
 	for n := range dialects {
@@ -44,4 +70,17 @@ func dialectOf(inv Invocation) (Dialect, error) {
 	}
 	sort.Strings(known)
 	return nil, fmt.Errorf("unknown --dialect %q (known: %s)", name, strings.Join(known, ", "))
+}
+
+// JudgedArgv is the argv the trust decision finds a guarded hook's script
+// in: COMMAND, or what its dialect says. Used by the guard and by every
+// command of hermes that judges a protected hook, so both judge the same
+// file.
+func JudgedArgv(inv Invocation) []string {
+	if d, err := dialectOf(inv); err == nil && d != nil {
+		if j, ok := d.(ScriptJudge); ok {
+			return j.ScriptArgv(inv)
+		}
+	}
+	return inv.Inner
 }

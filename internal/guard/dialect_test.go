@@ -17,23 +17,21 @@ import (
 // what the hook printed and how it exited; --if skip runs nothing.
 type testDialect struct{}
 
-func (testDialect) Input(inv Invocation, payload []byte) ([]byte, bool, error) {
+func (testDialect) Input(inv Invocation, payload []byte) (In, error) {
 	if inv.Extra["--if"] == "skip" {
-		return nil, false, nil
+		return In{Skip: "skipped"}, nil
 	}
-	return bytes.ToUpper(payload), true, nil
+	return In{Stdin: bytes.ToUpper(payload), Env: []string{"TEST_DIALECT=1"}}, nil
 }
 
-func (testDialect) Answer(inv Invocation, stdout []byte, truncated bool, exit int) ([]byte, int) {
-	if stdout == nil {
-		return []byte(`{"context": "skipped"}`), 0
-	}
-	return []byte(`{"context": "` + strings.TrimSpace(string(stdout)) + ` exit ` + strconv.Itoa(exit) + `"}`), 0
+func (testDialect) Answer(inv Invocation, out Out) ([]byte, int, []string) {
+	return []byte(`{"context": "` + strings.TrimSpace(string(out.Stdout)) + ` exit ` + strconv.Itoa(out.Exit) +
+		` err ` + strings.TrimSpace(string(out.Stderr)) + `"}`), 0, []string{"translated"}
 }
 
 func TestMain(m *testing.M) {
 	if os.Getenv("GUARD_TEST_MAIN") == "1" {
-		RegisterDialect("test", testDialect{})
+		RegisterDialect("test", func() Dialect { return testDialect{} })
 		os.Exit(Main(os.Args))
 	}
 	os.Exit(m.Run())
@@ -46,7 +44,7 @@ func TestDialectPlugsIn(t *testing.T) {
 	os.Chmod(dir, 0o755)
 	hh := filepath.Join(dir, ".hermes")
 	script := filepath.Join(dir, "hook.sh")
-	if err := os.WriteFile(script, []byte("#!/bin/sh\ncat\nexit 3\n"), 0o755); err != nil {
+	if err := os.WriteFile(script, []byte("#!/bin/sh\ncat\necho \"e$TEST_DIALECT\" >&2\nexit 3\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	self, err := os.Executable()
@@ -54,8 +52,8 @@ func TestDialectPlugsIn(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, tt := range []struct{ ifRule, want string }{
-		{"run", `{"context": "{"A": 1} exit 3"}`},
-		{"skip", `{"context": "skipped"}`},
+		{"run", `{"context": "{"A": 1} exit 3 err e1"}`},
+		{"skip", ``},
 	} {
 		argv := []string{self, "--event", "pre_llm_call", "--dialect", "test", "--if", tt.ifRule, "--", script}
 		e := allowlist.NewEntry("pre_llm_call", strings.Join(argv, " "), allowlist.ViaProtect, allowlist.FingerprintNow(script), time.Now())

@@ -31,23 +31,23 @@ const judgeLimit = 1 << 20
 // instead of being relayed as they are.
 func (g *run) exec(d Dialect) int {
 	var stdin []byte
+	env := hookEnv()
 	if d != nil {
 		payload, err := io.ReadAll(os.Stdin)
 		if err != nil {
 			return g.failStart("reading the payload: " + err.Error())
 		}
-		in, run, err := d.Input(g.inv, payload)
+		in, err := d.Input(g.inv, payload)
 		if err != nil {
 			return g.failStart(err.Error())
 		}
-		if !run {
-			out, code := d.Answer(g.inv, nil, false, 0)
-			writeAll(out)
-			res := shell.Result{ExitCode: &code, Stdout: pystr.DecodeText(out), Elapsed: time.Since(g.start)}
-			g.record(audit.Record{Status: audit.StatusRan, Result: res}, g.judge(res).Answer)
-			return code
+		if in.Skip != "" {
+			// Not run, as the other tool would not run it: nothing to say.
+			res := shell.Result{Elapsed: time.Since(g.start)}
+			g.record(audit.Record{Status: audit.StatusSkipped, Refusal: in.Skip, Result: res}, nil)
+			return 0
 		}
-		stdin = in
+		stdin, env = in.Stdin, append(env, in.Env...)
 	}
 	// Found as execvp finds it (Popen's lookup); started with ForkExec, not
 	// os/exec, whose first start probes pidfd support with an extra child.
@@ -63,14 +63,19 @@ func (g *run) exec(d Dialect) int {
 	}
 	pr, pw := p[0], p[1]
 	files := []uintptr{0, uintptr(pw), 2}
-	inW := -1
+	inW, errR := -1, -1
 	if d != nil {
-		var q [2]int
+		var q, e [2]int
 		if err := syscall.Pipe2(q[:], syscall.O_CLOEXEC); err != nil {
 			return g.failStart(err.Error())
 		}
+		if err := syscall.Pipe2(e[:], syscall.O_CLOEXEC); err != nil {
+			return g.failStart(err.Error())
+		}
 		files[0], inW = uintptr(q[0]), q[1]
-		defer syscall.Close(q[0])
+		// The dialect reads stderr too (Claude Code's exit 2 quotes it);
+		// it is still passed on to the agent as it comes.
+		files[2], errR = uintptr(e[1]), e[0]
 	}
 
 	// Signals the terminal or the agent sends the group reach the hook
@@ -82,17 +87,19 @@ func (g *run) exec(d Dialect) int {
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
 	pid, err := syscall.ForkExec(path, g.inv.Inner, &syscall.ProcAttr{
-		Env:   hookEnv(),
+		Env:   env,
 		Files: files,
 	})
 	syscall.Close(pw)
 	if d != nil {
 		syscall.Close(int(files[0]))
+		syscall.Close(int(files[2]))
 	}
 	if err != nil {
 		syscall.Close(pr)
 		if inW >= 0 {
 			syscall.Close(inW)
+			syscall.Close(errR)
 		}
 		signal.Stop(sigs)
 		return g.failStart(shell.StartError(err, g.inv.Inner[0]))
@@ -109,6 +116,11 @@ func (g *run) exec(d Dialect) int {
 			}
 			syscall.Close(inW)
 		}()
+	}
+	var errKept chan kept
+	if errR >= 0 {
+		errKept = make(chan kept, 1)
+		go func() { errKept <- relayTo(errR, 2, true); syscall.Close(errR) }()
 	}
 	kept := relay(pr, d == nil)
 	syscall.Close(pr)
@@ -141,8 +153,12 @@ func (g *run) exec(d Dialect) int {
 		if sig != 0 {
 			exit = -int(sig)
 		}
-		out, c := d.Answer(g.inv, kept.buf, kept.truncated, exit)
+		stderr := <-errKept
+		out, c, warnings := d.Answer(g.inv, Out{Stdout: kept.buf, Stderr: stderr.buf, Truncated: kept.truncated, Exit: exit})
 		writeAll(out)
+		for _, w := range warnings {
+			fmt.Fprintln(os.Stderr, oneLine("hermes-guard: "+w))
+		}
 		res.Stdout, res.StdoutTruncated = pystr.DecodeText(out), false
 		if c != exit || sig == 0 {
 			sig, code = 0, c
@@ -222,7 +238,10 @@ func writeAll(b []byte) {
 // first judgeLimit bytes. When stdout fails (the agent closed its end) it stops
 // reading: closing r then hands the hook the broken pipe it would have met
 // bare (EPIPE, or death by SIGPIPE, which the guard then re-raises).
-func relay(r int, write bool) kept {
+func relay(r int, write bool) kept { return relayTo(r, 1, write) }
+
+// relayTo is relay onto descriptor fd.
+func relayTo(r, fd int, write bool) kept {
 	var k kept
 	buf := make([]byte, 64<<10)
 	for {
@@ -237,12 +256,12 @@ func relay(r int, write bool) kept {
 		k.truncated = k.truncated || n > room
 		k.buf = append(k.buf, buf[:min(n, room)]...)
 		for out := buf[:n]; write && len(out) > 0; {
-			w, err := syscall.Write(1, out)
+			w, err := syscall.Write(fd, out)
 			switch {
 			case err == syscall.EINTR:
 			case err == syscall.EAGAIN:
 				// A non-blocking stdout handed down: wait until it drains.
-				_, _ = unix.Poll([]unix.PollFd{{Fd: 1, Events: unix.POLLOUT}}, -1)
+				_, _ = unix.Poll([]unix.PollFd{{Fd: int32(fd), Events: unix.POLLOUT}}, -1)
 			case err != nil:
 				return k
 			default:

@@ -51,7 +51,8 @@ func Main(args []string) int {
 		return g.refuse(scriptOf(inv.Inner), trust.SkipNotApproved, "approve it with: hermes hooks accept "+shell.Quote(g.innerText()))
 	}
 	g.command = entry.Command
-	v := trust.Decide(list, trust.Hook{Event: inv.Event, Command: entry.Command, Argv: inv.Inner, Home: g.userHome}, Settings)
+	d, derr := dialectOf(inv)
+	v := trust.Decide(list, trust.Hook{Event: inv.Event, Command: entry.Command, Argv: JudgedArgv(inv), Home: g.userHome}, Settings)
 	g.sha = v.SHA256()
 	if !v.Allowed() {
 		next := "see what changed with: hermes hooks diff " + shell.Quote(g.innerText()) + ", then approve it with: hermes hooks accept " + shell.Quote(g.innerText())
@@ -60,9 +61,8 @@ func Main(args []string) int {
 		}
 		return g.refuse(v.Script, v.Reason(), next)
 	}
-	d, err := dialectOf(inv)
-	if err != nil {
-		return g.refuse(v.Script, err.Error(), "")
+	if derr != nil {
+		return g.refuse(v.Script, derr.Error(), "")
 	}
 	return g.exec(d)
 }

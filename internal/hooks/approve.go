@@ -3,10 +3,10 @@ package hooks
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 	"time"
 
 	"github.com/hermes-hooks/hermes/internal/allowlist"
+	"github.com/hermes-hooks/hermes/internal/trust"
 )
 
 // ErrHashMismatch is returned by ApprovePinned when a script's sha256 is
@@ -37,7 +37,8 @@ func (s *Setup) ApprovePinned(hs []ShellHook, via string, now time.Time, wantSHA
 // ApproveShown approves hs[i] only if its script hashes to want[i] ("" =
 // whatever it is now): the content the person was shown (SPEC §13.6). One
 // mismatch records nothing and returns ErrHashMismatch. A script that is
-// there but cannot be read (EIO) records nothing either. With an
+// there but cannot be read (EIO on this second read included) records
+// nothing either (trust.Unhashable). With an
 // *allowlist.DirSyncError the entries were recorded (and are returned).
 func (s *Setup) ApproveShown(hs []ShellHook, via string, now time.Time, want []string) ([]allowlist.Entry, []string, error) {
 	fps := make([]allowlist.Fingerprint, len(hs))
@@ -46,10 +47,11 @@ func (s *Setup) ApproveShown(hs []ShellHook, via string, now time.Time, want []s
 		if h.HasScriptFile() {
 			// Fresh, not cached: the approval must record what is there now.
 			fps[i] = allowlist.FingerprintNow(h.Script)
-			if err := unpinnable(fps[i].Err); err != nil {
-				return nil, nil, fmt.Errorf("cannot read the script of %q (%s) to record its sha256: %w; nothing was approved (check the file and the disk, then approve again)",
-					h.Shown(), h.Script, err)
-			}
+		}
+		if why := trust.Unhashable(fps[i]); why != "" {
+			// No path of this tool approves without a hash while a file
+			// is there (SPEC §13.2 rule 1), --force included.
+			return nil, nil, fmt.Errorf("%s hook %q: %s; not approved", h.Event, h.Shown(), why)
 		}
 		wantSHA256 := want[i]
 		if wantSHA256 == "" {
@@ -90,18 +92,6 @@ func (s *Setup) ApproveShown(hs []ShellHook, via string, now time.Time, want []s
 		return nil, warnings, err
 	}
 	return entries, warnings, nil
-}
-
-// unpinnable is a reading error that must stop an approval: one that says
-// nothing about the script (EIO, a FIFO in its place), so recording the
-// approval without its sha256 would pin nothing by accident (SPEC §22). A
-// missing script, or one we may not read, is approved by the command
-// string alone, as the agent does (accept needs --force for those).
-func unpinnable(err error) error {
-	if err == nil || errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) {
-		return nil
-	}
-	return err
 }
 
 func orNoScript(path string) string {

@@ -11,6 +11,7 @@ import (
 	"github.com/hermes-hooks/hermes/internal/allowlist"
 	"github.com/hermes-hooks/hermes/internal/hooks/outbound"
 	"github.com/hermes-hooks/hermes/internal/pyjson"
+	"github.com/hermes-hooks/hermes/internal/pyre"
 	"github.com/hermes-hooks/hermes/internal/shell"
 	"github.com/hermes-hooks/hermes/internal/trust"
 )
@@ -95,23 +96,35 @@ func (e *Engine) DispatchShellWith(ctx context.Context, event string, fields *py
 	}
 	d.Warnings = append(d.Warnings, warnings...)
 	toolName := ToolName(fields)
-	matches := func(m *Matcher) bool {
-		ok, err := m.MatchErr(toolName)
+	// The matchers of a firing share one budget; time spent running hooks
+	// does not count against it.
+	budget := NewMatchBudget()
+	matches := func(m *Matcher) (ok, timedOut bool) {
+		ok, err := budget.Match(m, toolName)
 		if err != nil {
 			d.Warnings = append(d.Warnings, err.Error())
 		}
-		return ok
+		return ok, errors.Is(err, pyre.ErrTimeout)
 	}
 	var answers []*Answer
 	for _, spec := range e.Parsed.ForEvent(event) {
 		run := ShellRun{Hook: ShellHook{Spec: spec}}
 		trustSkip := false // skipped by the trust decision, not by choice
+		matched, matchTimedOut := true, false
+		if ev.Tool && !opts.SafeMode && !opts.Selection.Excludes(run.Hook) {
+			matched, matchTimedOut = matches(spec.Matcher)
+		}
 		switch {
 		case opts.SafeMode:
 			run.SkipReason = SkipSafeMode
 		case opts.Selection.Excludes(run.Hook):
 			run.SkipReason = opts.Selection.SkipReason(run.Hook)
-		case ev.Tool && !matches(spec.Matcher):
+		case matchTimedOut && spec.FailClosed && ev.Blocking:
+			// A matcher that could not decide opens no fail-closed guard
+			// (SPEC §13.2 rule 5): it blocks, as a guard that failed.
+			run.SkipReason = SkipMatcherTimeout
+			trustSkip = true
+		case !matched:
 			run.SkipReason = SkipMatcher
 		default:
 			if err := ctx.Err(); err != nil {
@@ -123,6 +136,11 @@ func (e *Engine) DispatchShellWith(ctx context.Context, event string, fields *py
 			}
 			run.Hook, run.SkipReason = h, why
 			trustSkip = why != "" && why != SkipNotApproved
+		}
+		if opts.Policy && run.Hook.Script == "" && run.Hook.ParseErr == nil {
+			// Not judged (the matcher or the selection left it out): the
+			// policy report still says whether it is approved and trusted.
+			run.Hook = e.Inspect(spec, list)
 		}
 		if run.SkipReason != "" {
 			if a := failClosedOnSkip(ev, run, trustSkip); a != nil {
@@ -159,9 +177,9 @@ func (e *Engine) DispatchShellWith(ctx context.Context, event string, fields *py
 
 // admit decides whether the hook of spec runs now. It returns the hook as
 // seen at this moment and "" when it may run, else why not. A command that
-// cannot run as written is refused, always. A policy test runs every other
-// hook: approval, and so who else could change an approved script, is not
-// its question. Otherwise a script others can change is refused; an
+// cannot run as written is refused, always, and so is a script others can
+// change. A policy test runs every other hook: approval is not its
+// question. Otherwise an
 // untrusted hook is put to consent, and an approval given is recorded
 // pinned to the content that was shown or, when nothing was shown, to the
 // content there now, then checked again.
@@ -170,18 +188,29 @@ func (e *Engine) admit(spec Spec, list *allowlist.List, opts DispatchOptions, d 
 	switch {
 	case h.Refusal != "":
 		return h, h.Refusal, nil
+	case h.Unsafe != nil:
+		// A policy test too: whoever else can change the script decides
+		// what it runs (SPEC §13.2 rule 6).
+		return h, trust.UnsafePrefix + h.Unsafe.Error(), nil
 	case opts.Policy:
 		return h, "", nil
-	case h.Unsafe != nil:
-		return h, trust.UnsafePrefix + h.Unsafe.Error(), nil
 	case h.Trusted():
 		return h, "", nil
+	}
+	// A script that is there but cannot be hashed cannot be approved (SPEC
+	// §13.2 rule 1): any approval of it would record no sha256. Consent is
+	// told, so that it offers nothing and says why.
+	if h.HasScriptFile() {
+		h.Unapprovable = trust.Unhashable(allowlist.FingerprintNow(h.Script))
 	}
 	g, err := opts.Consent(h)
 	if err != nil {
 		return h, "", err
 	}
-	if !g.OK {
+	if !g.OK || h.Unapprovable != "" {
+		if h.Unapprovable != "" && !h.Approved {
+			return h, h.Unapprovable, nil
+		}
 		return h, h.SkipReason(), nil
 	}
 	entries, warnings, err := e.ApprovePinned([]ShellHook{h}, g.Via, e.Now(), g.SHA256)

@@ -10,6 +10,8 @@ import (
 	"sync"
 
 	"github.com/hermes-hooks/hermes/internal/allowlist"
+	dialect "github.com/hermes-hooks/hermes/internal/dialect/claude"
+	"github.com/hermes-hooks/hermes/internal/guard"
 	"github.com/hermes-hooks/hermes/internal/hooks/gateway"
 	"github.com/hermes-hooks/hermes/internal/pyjson"
 	"github.com/hermes-hooks/hermes/internal/pystr"
@@ -64,6 +66,8 @@ type DoctorOptions struct {
 	PyErr  error
 	// SafeMode: HERMES_SAFE_MODE is set; no smoke run (SPEC §13.15).
 	SafeMode bool
+	// NoSmoke: --no-smoke; no smoke run, they run the hooks for real.
+	NoSmoke bool
 }
 
 // Doctor checks the home's own files, every shell hook (in config order)
@@ -91,6 +95,9 @@ func (e *Engine) Doctor(ctx context.Context, list *allowlist.List, o DoctorOptio
 		reason := smokeSkipReason(h)
 		if o.SafeMode && reason == "" {
 			reason = "safe mode"
+		}
+		if o.NoSmoke && reason == "" {
+			reason = "--no-smoke"
 		}
 		if h.Refusal != "" {
 			reports[i].add("smoke", CheckFail, "not run: %s", h.Refusal)
@@ -178,14 +185,13 @@ func smokeSkipReason(h ShellHook) string {
 
 func (e *Engine) staticChecks(h ShellHook) HookReport {
 	r := HookReport{Kind: "shell", Spec: &h.Spec}
-	if h.ExecErr != nil {
-		r.add("executable", CheckFail, "script missing or not executable: %v", h.ExecErr)
-	} else {
-		r.add("executable", CheckOK, "script %s exists and can run", h.Script)
+	r.Checks = append(r.Checks, executableChecks(h)...)
+	if c, ok := operatorCheck(h); ok {
+		r.Checks = append(r.Checks, c)
 	}
 	if !h.Approved {
 		r.add("approved", CheckFail, "not allowlisted — hook will NOT fire (review it, then approve with: hermes hooks accept %s --event %s --yes)",
-			quote(h.Shown()), h.Event)
+			quote(h.Shown()), shell.Quote(h.Event))
 	} else {
 		via := ""
 		if h.Approval.ApprovedVia != "" {
@@ -197,8 +203,10 @@ func (e *Engine) staticChecks(h ShellHook) HookReport {
 	if h.Refusal != "" {
 		r.add("executable", CheckFail, "%s", h.Refusal)
 	}
-	if h.HasScriptFile() && h.ExecErr == nil {
-		r.Checks = append(r.Checks, e.permissionCheck(h.Script))
+	if h.Present {
+		// Readable or not, executable or not: whoever else can change it
+		// decides what runs (SPEC §13.2 rule 2).
+		r.Checks = append(r.Checks, e.permissionCheck(h))
 	}
 	switch {
 	case h.Protected():
@@ -206,6 +214,13 @@ func (e *Engine) staticChecks(h ShellHook) HookReport {
 			r.add("guard", CheckFail, "%s", problem)
 		} else {
 			r.add("guard", CheckOK, "protected: the agent runs it through %s", h.Guard.Guard)
+		}
+		if _, ok := guard.DialectCommand(*h.Guard); ok {
+			if dialect.HasScriptFile(guard.JudgedArgv(*h.Guard)) {
+				r.add("dialect", CheckOK, "a Claude Code hook (run through sh -c in the Claude Code dialect); the approval pins its script %s", h.Script)
+			} else {
+				r.add("dialect", CheckOK, "a Claude Code hook with no script file: what is approved is the command string itself (and %s, the program it starts)", h.Script)
+			}
 		}
 	case e.Config.Settings.PinScripts && h.ParseErr == nil:
 		r.add("guard", CheckWarn, "the agent runs this script whatever it holds; protect it with: hermes hooks protect %s", quote(h.Shown()))
@@ -223,7 +238,7 @@ func driftCheck(h ShellHook) Check {
 	if !h.Fingerprint.Mtime.IsZero() {
 		now = allowlist.MtimeString(h.Fingerprint.Mtime)
 	}
-	reapprove := fmt.Sprintf("hermes hooks accept %s --event %s --yes", quote(h.Shown()), h.Event)
+	reapprove := fmt.Sprintf("hermes hooks accept %s --event %s --yes", quote(h.Shown()), shell.Quote(h.Event))
 	review := "review with: hermes hooks diff " + quote(h.Shown()) + ", then re-approve with: " + reapprove
 	unpinned := h.Approval.ScriptSHA256 == ""
 	switch h.Drift {
@@ -262,13 +277,20 @@ func quote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + 
 // the script or a folder above it owned by another user, or writable by
 // others or by a shared group. With hooks_strict_modes: false the finding is
 // only information.
-func (e *Engine) permissionCheck(script string) Check {
-	err := e.safePaths().Check(script)
+func (e *Engine) permissionCheck(h ShellHook) Check {
+	// The verdict's own finding when the rule is on, so that doctor says
+	// what run-event does; asked here only to inform when it is off.
+	err := h.Unsafe
+	if err == nil && !(e.Config.Settings.StrictModes && e.Config.Settings.PinScripts) {
+		err = e.safePaths().Check(h.Script)
+	}
 	switch {
 	case err == nil:
 		return Check{"permissions", CheckOK, "only you (or root) can change the script and every folder above it"}
 	case !e.Config.Settings.StrictModes:
 		return Check{"permissions", CheckInfo, fmt.Sprintf("%v: someone else could change this script (hooks_strict_modes is false, so it still fires)", err)}
+	case !e.Config.Settings.PinScripts:
+		return Check{"permissions", CheckInfo, fmt.Sprintf("%v: someone else could change this script (hooks_pin_scripts is false, so it still fires)", err)}
 	}
 	return Check{"permissions", CheckFail, fmt.Sprintf("%v: someone else could change an approved script, so run-event will not run it; fix the owner or mode (chmod go-w), or set hooks_strict_modes: false", err)}
 }
@@ -392,6 +414,11 @@ func (e *Engine) gatewayChecks(ctx context.Context, g gateway.Hook, python strin
 	manifest := filepath.Join(g.Dir, gateway.ManifestName)
 	if !g.Enabled {
 		r.add("hook_yaml", CheckInfo, "%s: disabled (enabled: false): not loaded", manifest)
+		return r
+	}
+	if g.Unsafe != nil {
+		// Nothing of it is run, not even to check its handler.
+		r.add("permissions", CheckFail, "%v: another user could change this gateway hook; the agent would load it and run it as you (hermes does not); fix the owner or mode (chmod go-w), or remove it", g.Unsafe)
 		return r
 	}
 	// Discovery files a missing handler among the folder's problems; it is

@@ -82,6 +82,9 @@ func (e *Engine) RunShell(ctx context.Context, h ShellHook, wire *pyjson.Object)
 	case h.Refusal != "":
 		// Never run: the file run would not be the file hashed (§13.1).
 		run.Result = shell.Result{Err: h.Refusal}
+	case h.Unsafe != nil:
+		// Nor a script someone else can change, whoever asks (§13.2).
+		run.Result = shell.Result{Err: h.Reason()}
 	default:
 		tool, _ := wire.Get(wireToolNameKey)
 		toolName, _ := tool.(string)
@@ -126,10 +129,16 @@ func (e *Engine) RunShell(ctx context.Context, h ShellHook, wire *pyjson.Object)
 // forTool; on any other event it filters nothing (SPEC §14).
 func (e *Engine) Selected(hs []ShellHook, event, forTool string) []ShellHook {
 	ev, _ := e.Catalogue.Lookup(event)
+	budget := NewMatchBudget() // one firing's matchers (SPEC §13.2 rule 5)
 	var out []ShellHook
 	for _, h := range hs {
-		if h.Event != event || forTool != "" && ev.Tool && !h.Matcher.Match(forTool) {
+		if h.Event != event {
 			continue
+		}
+		if forTool != "" && ev.Tool {
+			if ok, _ := budget.Match(h.Matcher, forTool); !ok {
+				continue
+			}
 		}
 		out = append(out, h)
 	}

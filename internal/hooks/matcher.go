@@ -2,6 +2,7 @@ package hooks
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/hermes-hooks/hermes/internal/pyre"
 )
@@ -41,6 +42,56 @@ func (m *Matcher) MatchErr(toolName string) (bool, error) {
 		return false, fmt.Errorf("matcher %q on tool %q: %w", m.Source, toolName, err)
 	}
 	return ok, nil
+}
+
+// MatchBy is MatchErr within a budget shared by a firing's matchers: the
+// match is abandoned (pyre.ErrTimeout) at deadline.
+func (m *Matcher) MatchBy(toolName string, deadline time.Time) (bool, error) {
+	if m == nil || m.re == nil {
+		return m.MatchErr(toolName)
+	}
+	ok, err := m.re.FullMatchBy(toolName, deadline)
+	if err != nil {
+		return false, fmt.Errorf("matcher %q on tool %q: %w", m.Source, toolName, err)
+	}
+	return ok, nil
+}
+
+// MatcherBudget bounds the time one firing spends in matchers, all hooks
+// together (SPEC §13.2 rule 5): forty hostile patterns cost this, not forty
+// match timeouts.
+const MatcherBudget = time.Second
+
+// matcherBudget is MatcherBudget, replaced by tests.
+var matcherBudget = MatcherBudget
+
+// errBudgetSpent: a matcher not tried because the firing's budget was
+// used up; it could not decide, like a match that timed out.
+type errBudgetSpent struct{}
+
+func (errBudgetSpent) Error() string {
+	return fmt.Sprintf("not tried: the firing's matchers used up their %s; treated as no match", MatcherBudget)
+}
+
+func (errBudgetSpent) Is(target error) bool { return target == pyre.ErrTimeout }
+
+// MatchBudget is what is left of one firing's MatcherBudget: every matcher
+// of the firing is asked through it.
+type MatchBudget struct{ left time.Duration }
+
+// NewMatchBudget starts a firing's budget.
+func NewMatchBudget() *MatchBudget { return &MatchBudget{left: matcherBudget} }
+
+// Match is m.MatchBy within what is left, which the match then uses up.
+// An error wrapping pyre.ErrTimeout means the matcher could not decide.
+func (b *MatchBudget) Match(m *Matcher, toolName string) (bool, error) {
+	if b.left <= 0 && m != nil && !m.Literal() {
+		return false, fmt.Errorf("matcher %q on tool %q: %w", m.Source, toolName, errBudgetSpent{})
+	}
+	start := time.Now()
+	ok, err := m.MatchBy(toolName, start.Add(b.left))
+	b.left -= time.Since(start)
+	return ok, err
 }
 
 // Literal reports whether the matcher fell back to exact equality.

@@ -34,8 +34,18 @@ const (
 )
 
 // NormalizeInput turns a payload given by a user (to test or run-event) into
-// the fields shape. An object with a hook_event_name key is taken to be in
-// wire shape, as recorded from a real firing, so that it can be replayed:
+// the fields shape (ReadShape without its note).
+func NormalizeInput(in *pyjson.Object) *pyjson.Object {
+	out, _ := ReadShape(in)
+	return out
+}
+
+// ReadShape turns a payload given by a user into the fields shape, and
+// says how it was read when that is not obvious (SPEC §20). An object
+// with any key only the wire shape has (hook_event_name, tool_input, or an
+// extra object) is read as the wire shape, as recorded from a real firing,
+// so that it can be replayed; never is tool_input silently moved into
+// extra, where a guard would see no command:
 //
 //   - tool_input becomes args, and tool_name and session_id are kept, all
 //     three as given, null included: a replay then feeds the hook exactly
@@ -46,38 +56,59 @@ const (
 //     key in extra, since extra never legitimately repeats one;
 //   - hook_event_name, cwd and profile are dropped: they are recomputed when
 //     the hook fires;
+//   - args, given beside tool_input (a mix of the two shapes), is dropped:
+//     tool_input is what the hook reads; beside hook_event_name alone it
+//     stands for the tool input;
 //   - any other top-level key is kept as a field, so a hand-written payload
 //     loses nothing.
 //
 // Anything else is already in fields shape and is returned as a copy. The
 // result never shares its top level with in (values are shared). A nil in
-// gives an empty object.
-func NormalizeInput(in *pyjson.Object) *pyjson.Object {
+// gives an empty object. note is "" for a payload in one shape, else says
+// what was done.
+func ReadShape(in *pyjson.Object) (out *pyjson.Object, note string) {
 	if in == nil {
-		return pyjson.NewObject()
+		return pyjson.NewObject(), ""
 	}
-	if !in.Has(wireEventKey) {
-		return in.Clone()
+	hasEvent, hasInput, hasArgs := in.Has(wireEventKey), in.Has(wireToolInputKey), in.Has(fieldArgs)
+	extraValue, hasExtra := in.Get(wireExtraKey)
+	extra, extraObj := extraValue.(*pyjson.Object)
+	if !hasEvent && !hasInput && !(hasExtra && extraObj) {
+		return in.Clone(), ""
 	}
-	out := pyjson.NewObject()
-	var extra *pyjson.Object
+	switch {
+	case hasArgs && hasInput:
+		note = "the payload mixes the agent's fields (args) and the wire shape a hook reads (tool_input): read as the wire shape, tool_input is the tool's input and args is ignored"
+	case hasArgs:
+		note = "the payload mixes the agent's fields (args) and the wire shape a hook reads (hook_event_name, extra): read as the wire shape, with args as the tool's input"
+	case !hasEvent && hasInput:
+		note = "the payload has tool_input, the wire shape's name for args: read as the wire shape (tool_input is the tool's input)"
+	case !hasEvent:
+		note = "the payload has an extra object, as the wire shape does: read as the wire shape (its members are fields)"
+	}
+	out = pyjson.NewObject()
 	for _, m := range in.Members() {
 		switch m.Key {
 		case wireEventKey, wireCwdKey, wireProfileKey:
 		case wireToolInputKey:
 			out.Set(fieldArgs, m.Value)
+		case fieldArgs:
+			if !hasInput {
+				out.Set(fieldArgs, m.Value)
+			}
 		case wireExtraKey:
-			extra, _ = m.Value.(*pyjson.Object)
 		default:
 			out.Set(m.Key, m.Value)
 		}
 	}
-	for _, m := range extra.Members() {
-		if !out.Has(m.Key) {
-			out.Set(m.Key, m.Value)
+	if extraObj {
+		for _, m := range extra.Members() {
+			if !out.Has(m.Key) {
+				out.Set(m.Key, m.Value)
+			}
 		}
 	}
-	return out
+	return out, note
 }
 
 // MergeFields overlays given on base (both in fields shape): base's keys keep

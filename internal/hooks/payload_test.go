@@ -3,6 +3,7 @@ package hooks
 import (
 	"bytes"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/hermes-hooks/hermes/internal/pyjson"
@@ -99,7 +100,14 @@ func TestNormalizeInput(t *testing.T) {
 	}{
 		{"fields shape is kept", `{"tool_name": "terminal", "args": {"command": "ls"}, "task_id": "t"}`,
 			`{"tool_name": "terminal", "args": {"command": "ls"}, "task_id": "t"}`},
-		{"fields shape with cwd is kept", `{"cwd": "/x", "extra": {"a": 1}}`, `{"cwd": "/x", "extra": {"a": 1}}`},
+		{"fields shape with cwd is kept", `{"cwd": "/x", "task_id": "t"}`, `{"cwd": "/x", "task_id": "t"}`},
+		// SPEC §20: a key only the wire shape has makes it the wire shape.
+		{"an extra object is the wire shape", `{"cwd": "/x", "extra": {"a": 1}}`, `{"a": 1}`},
+		{"tool_input without hook_event_name", `{"tool_name": "terminal", "tool_input": {"command": "rm"}}`,
+			`{"tool_name": "terminal", "args": {"command": "rm"}}`},
+		{"mixed: tool_input wins over args", `{"args": {"command": "ls"}, "tool_input": {"command": "rm"}}`, `{"args": {"command": "rm"}}`},
+		{"mixed: args beside hook_event_name stands", `{"hook_event_name": "x", "args": {"command": "ls"}}`, `{"args": {"command": "ls"}}`},
+		{"an extra that is not an object is a field", `{"extra": 1}`, `{"extra": 1}`},
 		{"empty", `{}`, `{}`},
 		{"wire shape", `{"hook_event_name": "pre_tool_call", "tool_name": "terminal", "tool_input": {"command": "ls"}, "session_id": "s", "cwd": "/w", "profile": "default", "extra": {"task_id": "t", "tool_call_id": "c"}}`,
 			`{"tool_name": "terminal", "args": {"command": "ls"}, "session_id": "s", "task_id": "t", "tool_call_id": "c"}`},
@@ -132,6 +140,19 @@ func TestNormalizeInput(t *testing.T) {
 				t.Error("result shares its top level with the input")
 			}
 		})
+	}
+	for in, want := range map[string]string{
+		`{"tool_name": "t", "args": {}}`:                          "",
+		`{"hook_event_name": "x", "tool_input": {}, "extra": {}}`: "",
+		`{"tool_input": {}}`:                                      "tool_input, the wire shape's name for args",
+		`{"args": {}, "tool_input": {}}`:                          "args is ignored",
+		`{"hook_event_name": "x", "args": {}}`:                    "with args as the tool's input",
+		`{"extra": {"a": 1}}`:                                     "an extra object",
+	} {
+		_, note := ReadShape(testObj(t, in))
+		if want == "" && note != "" || !strings.Contains(note, want) {
+			t.Errorf("ReadShape(%s) note = %q, want %q", in, note, want)
+		}
 	}
 	if got := NormalizeInput(nil); got == nil || got.Len() != 0 {
 		t.Errorf("NormalizeInput(nil) = %v, want {}", got)

@@ -20,7 +20,11 @@ type Setup struct {
 	Parsed    *Parsed
 	Store     *allowlist.Store
 	Env       config.Env
-	UserHome  string
+	// Environ is the environment as NAME=value lines, when the caller
+	// gives it: secret values in it are hidden in reports (SPEC §13.2
+	// rule 10).
+	Environ  []string
+	UserHome string
 	// Fingerprints hashes each script once per invocation.
 	Fingerprints *allowlist.Fingerprinter
 
@@ -32,6 +36,7 @@ type Setup struct {
 
 	execMu     sync.Mutex
 	execChecks map[execKey]error
+	presence   sync.Map // path → bool: something is there (display only)
 }
 
 // Load finds HERMES_HOME and the config file, reads the config and parses
@@ -90,6 +95,9 @@ func (s *Setup) GatewayDir() string { return filepath.Join(s.Loc.Home, "hooks") 
 func (s *Setup) GatewayHooks() []gateway.Hook {
 	if !s.gwDone {
 		s.gateway = gateway.Discover(s.GatewayDir(), GatewayEventNames())
+		if s.Config.Settings.StrictModes {
+			gateway.CheckOwnership(s.gateway, s.safePaths())
+		}
 		s.gwDone = true
 	}
 	return s.gateway

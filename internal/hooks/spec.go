@@ -84,7 +84,13 @@ func (s Spec) Names(cmd string) bool {
 	}
 	// A protected hook is named by the command it guards too, "~/x.sh"
 	// for the "${HOME}/x.sh" protect wrote.
-	return s.Guard != nil && (cmd == s.Inner || guard.HomeForTilde(cmd) == s.InnerShown())
+	if s.Guard == nil {
+		return false
+	}
+	if c, ok := guard.DialectCommand(*s.Guard); ok && strings.ReplaceAll(cmd, "${CLAUDE_PROJECT_DIR}", "$CLAUDE_PROJECT_DIR") == c {
+		return true // a Claude Code hook by its command in settings.json
+	}
+	return cmd == s.Inner || guard.HomeForTilde(cmd) == s.InnerShown()
 }
 
 // Protected reports whether the hook runs through the guard.
@@ -103,6 +109,10 @@ type Parsed struct {
 	Specs       []Spec // events in file order, entries in list order
 	Webhooks    []Webhook
 	Diagnostics []config.Diagnostic
+	// UnknownEvents are the events the config lists hooks under that this
+	// build does not know (skipped with a warning): their approvals are
+	// not stale, since a newer build or the agent may serve them.
+	UnknownEvents []string
 }
 
 // ForEvent returns the specs of one event, in config order.
@@ -138,7 +148,21 @@ func Parse(f *config.File, cat *Catalogue, env config.Env) *Parsed {
 	}
 	p := &parser{file: f.Path, cat: cat, env: env, out: out, expansions: f.Expansions}
 	p.hooks(f.Hooks, f.HooksKeyLine)
+	p.outdented(f.TopKeys)
 	return out
+}
+
+// outdented names shell event names written as top-level keys: one line
+// indented wrongly (`pre_tool_call:` at column 0 under hooks:) makes its
+// hooks vanish, and the agent says nothing (SPEC §20). doctor counts the
+// warning as a problem; list prints it.
+func (p *parser) outdented(keys []config.KeyLine) {
+	for _, k := range keys {
+		if k.Key == "hooks" || !p.cat.Has(k.Key) || strings.Contains(k.Key, ":") {
+			continue
+		}
+		p.warn(k.Key, k.Line, "event %q at the top level of the config: it belongs under hooks:", k.Key)
+	}
 }
 
 type parser struct {
@@ -218,6 +242,7 @@ func (p *parser) event(pr config.Pair) {
 	ev, ok := p.cat.Lookup(pr.Key)
 	if !ok {
 		p.warn(path, line, "%s", p.unknownEvent(pr.Key))
+		p.out.UnknownEvents = append(p.out.UnknownEvents, pr.Key)
 		return
 	}
 	v := config.Resolve(pr.Value)

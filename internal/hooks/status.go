@@ -8,6 +8,8 @@ import (
 	"sync"
 
 	"github.com/hermes-hooks/hermes/internal/allowlist"
+	"github.com/hermes-hooks/hermes/internal/config"
+	"github.com/hermes-hooks/hermes/internal/pystr"
 	"github.com/hermes-hooks/hermes/internal/safepath"
 	"github.com/hermes-hooks/hermes/internal/shell"
 	"github.com/hermes-hooks/hermes/internal/trust"
@@ -19,6 +21,10 @@ import (
 type ShellHook struct {
 	Spec
 	trust.Verdict
+	// Unapprovable, when not "", is why no approval of the hook may be
+	// recorded now (trust.Unhashable); set by run-event before it asks
+	// consent.
+	Unapprovable string
 }
 
 // Trusted reports whether run-event would fire the hook off a terminal
@@ -27,11 +33,14 @@ func (h *ShellHook) Trusted() bool { return h.Allowed() }
 
 // Why a hook did not fire in run-event (SPEC §10.4, §13).
 const (
-	SkipMatcher     = "matcher"
-	SkipNotApproved = trust.SkipNotApproved
-	SkipModified    = trust.SkipModified
-	SkipUnreadable  = trust.SkipUnreadable
-	SkipSafeMode    = "safe mode"
+	SkipMatcher = "matcher"
+	// SkipMatcherTimeout: the matcher of a fail-closed hook of a blocking
+	// event could not decide in time; the hook blocks.
+	SkipMatcherTimeout = "matcher timed out"
+	SkipNotApproved    = trust.SkipNotApproved
+	SkipModified       = trust.SkipModified
+	SkipUnreadable     = trust.SkipUnreadable
+	SkipSafeMode       = "safe mode"
 	// SkipApprovalFailed: consent was given but the approval could not be
 	// recorded (disk full, I/O error); a fail-closed guard then blocks.
 	SkipApprovalFailed = "approval could not be recorded"
@@ -45,7 +54,7 @@ func (h *ShellHook) SkipReason() string { return h.Reason() }
 // the invocation's caches of hashes and path checks: for display (list,
 // diff, the checklist), never to decide whether to run a hook (InspectNow).
 func (s *Setup) Inspect(spec Spec, list *allowlist.List) ShellHook {
-	return s.inspect(spec, list, trust.Probes{Fingerprint: s.Fingerprints.Of, Paths: s.safePaths(), Executable: s.checkExecutable})
+	return s.inspect(spec, list, trust.Probes{Fingerprint: s.Fingerprints.Of, Paths: s.safePaths(), Executable: s.checkExecutable, Present: s.present})
 }
 
 // InspectNow is the one decision whether a hook may run now (SPEC §13,
@@ -77,7 +86,7 @@ func (s *Setup) inspectWith(spec Spec, list *allowlist.List, look trust.Probes, 
 	if spec.Guard != nil {
 		// The guard judges the script it guards, pinned and strictly: so
 		// does every command that shows or fires it.
-		th.Argv, settings = spec.Guard.Inner, guard.Settings
+		th.Argv, settings = guard.JudgedArgv(*spec.Guard), guard.Settings
 	}
 	v := trust.DecideWith(list, th, settings, look)
 	var pe *shell.ParseError
@@ -115,6 +124,16 @@ func (s *Setup) checkExecutable(path string, firstWord bool) error {
 	s.execChecks[key] = err
 	s.execMu.Unlock()
 	return err
+}
+
+// present is an lstat once per path for the invocation, for display.
+func (s *Setup) present(path string) bool {
+	if v, ok := s.presence.Load(path); ok {
+		return v.(bool)
+	}
+	_, err := os.Lstat(path)
+	s.presence.Store(path, err == nil)
+	return err == nil
 }
 
 type execKey struct {
@@ -160,3 +179,26 @@ func (s *Setup) InspectAll(specs []Spec, list *allowlist.List) []ShellHook {
 // parallelInspectMin is how many hooks each goroutine of ShellHooks gets
 // at least.
 const parallelInspectMin = 64
+
+// RunsAs is the command as it runs, for a hook whose command as written
+// holds ${VAR}s ("" when it has none): expanded as the config was, with
+// each secret-named variable (SPEC §13 rule 11) shown as ***. Prompts show
+// it beside the written form, so what is approved is what was seen (SPEC
+// §13.2 rule 7).
+func (s *Setup) RunsAs(spec Spec) string {
+	if spec.Written == "" {
+		return ""
+	}
+	env := s.Env
+	if env == nil {
+		env = config.MapEnv(nil)
+	}
+	masked := func(name string) (string, bool) {
+		v, ok := env(name)
+		if ok && v != "" && config.IsSecretName(name) {
+			return "***", true
+		}
+		return v, ok
+	}
+	return pystr.Strip(config.ExpandEnv(spec.Written, masked))
+}

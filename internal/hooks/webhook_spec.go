@@ -78,6 +78,9 @@ func (p *parser) webhook(i int, item *yaml.Node) (Webhook, bool) {
 		return w, false
 	}
 	w.Shown = outbound.Redact(w.URL)
+	// A ${…TOKEN} in the path would survive redaction expanded: it is
+	// shown as written (SPEC §13.2 rule 10).
+	w.Shown = p.unexpandSecrets(u.Value, uv, w.Shown)
 	parsed, err := url.Parse(w.URL)
 	scheme := ""
 	if err == nil {
@@ -96,7 +99,7 @@ func (p *parser) webhook(i int, item *yaml.Node) (Webhook, bool) {
 		nv := config.Resolve(n.Value)
 		switch {
 		case nv.Kind == config.KindString && strings.TrimSpace(nv.Str) != "":
-			w.Name = strings.TrimSpace(nv.Str)
+			w.Name = p.unexpandSecrets(n.Value, nv, strings.TrimSpace(nv.Str))
 		case nv.Kind != config.KindNull && nv.Kind != config.KindString:
 			p.warn(path+".name", n.KeyNode.Line, "name must be a string, got %s; using the url", nv.Describe())
 		}
@@ -113,6 +116,22 @@ func (p *parser) webhook(i int, item *yaml.Node) (Webhook, bool) {
 	}
 	p.secret(&w, path, f)
 	return w, true
+}
+
+// unexpandSecrets is text (the value of n, possibly redacted) with the
+// value of each secret-named variable its ${VAR} expansion brought in put
+// back as ${NAME}.
+func (p *parser) unexpandSecrets(n *yaml.Node, v config.Value, text string) string {
+	x, ok := p.written(n, v)
+	if !ok {
+		return text
+	}
+	for _, name := range x.SecretVars() {
+		if value, _ := p.env(name); value != "" {
+			text = strings.ReplaceAll(text, value, "${"+name+"}")
+		}
+	}
+	return text
 }
 
 // webhookEvents fills w.Events; false means none is usable.

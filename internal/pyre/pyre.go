@@ -166,3 +166,36 @@ func (r *Regexp) FullMatch(s string) (bool, error) {
 		}
 	}
 }
+
+// FullMatchBy is FullMatch abandoned at deadline too (reporting ErrTimeout
+// then), so that many matches share one budget of time: a firing must not
+// spend more than its budget in matchers however many there are. Past the
+// deadline nothing is run.
+func (r *Regexp) FullMatchBy(s string, deadline time.Time) (bool, error) {
+	left := time.Until(deadline)
+	switch {
+	case left <= 0:
+		return false, ErrTimeout
+	case left >= MatchTimeout+100*time.Millisecond:
+		return r.FullMatch(s)
+	}
+	// Less left than one match may take: wait no longer than that. An
+	// abandoned match ends on its own at MatchTimeout.
+	type result struct {
+		ok  bool
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		ok, err := r.FullMatch(s)
+		done <- result{ok, err}
+	}()
+	timer := time.NewTimer(left)
+	defer timer.Stop()
+	select {
+	case res := <-done:
+		return res.ok, res.err
+	case <-timer.C:
+		return false, ErrTimeout
+	}
+}

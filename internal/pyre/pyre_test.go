@@ -142,3 +142,25 @@ func TestSimple(t *testing.T) {
 		}
 	}
 }
+
+// SPEC §13.2 rule 5: past the deadline nothing runs, even a benign
+// pattern; a hostile one is cut at the deadline.
+func TestFullMatchBy(t *testing.T) {
+	re, err := Compile(`a+`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ok, err := re.FullMatchBy("aaa", time.Now().Add(-time.Second)); ok || err != ErrTimeout {
+		t.Fatalf("past the deadline: %v, %v", ok, err)
+	}
+	if ok, err := re.FullMatchBy("aaa", time.Now().Add(time.Hour)); !ok || err != nil {
+		t.Fatalf("within the budget: %v, %v", ok, err)
+	}
+	hostile, err := Compile(`(a|aa)+b`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ok, err := hostile.FullMatchBy(strings.Repeat("a", 80), time.Now().Add(10*time.Millisecond)); ok || err != ErrTimeout {
+		t.Fatalf("hostile: %v, %v", ok, err)
+	}
+}

@@ -168,11 +168,29 @@ func (c *Checker) judge(path string, isFile bool) error {
 		}
 		return &Problem{Path: path, Reason: fmt.Sprintf("is %s (mode %s, owner %s)", what, modeString(mode), c.userName(owner))}
 	}
-	if mode.Perm()&0o020 != 0 && !sticky {
+	if sticky {
+		return nil
+	}
+	// With an ACL the mode's group bits are its mask: the owning group's
+	// own entry says what that group may do.
+	acl, err := readACL(path)
+	if err != nil {
+		return &Problem{Path: path, Reason: "cannot be examined: its ACL cannot be read: " + unwrap(err)}
+	}
+	groupWrite := mode.Perm()&0o020 != 0
+	for _, e := range acl {
+		if e.Tag == aclGroupObj {
+			groupWrite = groupWrite && e.Perm&aclWrite != 0
+		}
+	}
+	if groupWrite {
 		if others := c.otherMembers(int(st.Gid), owner); others != "" {
 			return &Problem{Path: path, Reason: fmt.Sprintf("is writable by group %s, which has members other than its owner %s (%s) (mode %s)",
 				c.groupName(int(st.Gid)), c.userName(owner), others, modeString(mode))}
 		}
+	}
+	if who := c.aclWriters(acl, owner); who != "" {
+		return &Problem{Path: path, Reason: fmt.Sprintf("is writable by %s through its POSIX ACL (owner %s, mode %s; see getfacl)", who, c.userName(owner), modeString(mode))}
 	}
 	return nil
 }

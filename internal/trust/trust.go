@@ -7,7 +7,9 @@
 package trust
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -45,12 +47,21 @@ type Probes struct {
 	Fingerprint func(path string) allowlist.Fingerprint
 	Paths       *safepath.Checker
 	Executable  func(path string, firstWord bool) error
+	// Present reports whether anything is at path (lstat); nil asks the
+	// file system now.
+	Present func(path string) bool
+}
+
+// present is lstat succeeding: anything at path, of any type or mode.
+func present(path string) bool {
+	_, err := os.Lstat(path)
+	return err == nil
 }
 
 // Now are probes that hash, stat and check at this moment, from no cache:
 // what every decision to run a hook must use.
 func Now() Probes {
-	return Probes{Fingerprint: allowlist.FingerprintNow, Paths: safepath.New(os.Getuid()), Executable: shell.CheckExecutable}
+	return Probes{Fingerprint: allowlist.FingerprintNow, Paths: safepath.New(os.Getuid()), Executable: shell.CheckExecutable, Present: present}
 }
 
 // Verdict is everything known about a hook's script and approval now, and
@@ -68,6 +79,10 @@ type Verdict struct {
 	// not be the file run.
 	Refusal string
 
+	// Present: something (readable or not, any type) is at the script
+	// path, by lstat.
+	Present bool
+
 	Approved    bool
 	Approval    allowlist.Entry // the entry found, when Approved
 	Fingerprint allowlist.Fingerprint
@@ -76,7 +91,8 @@ type Verdict struct {
 	// written by this tool (which always pins; SPEC §13.3).
 	Pinned bool
 	// Unsafe, when not nil, names who else could change the script (SPEC
-	// §13.5).
+	// §13.5, §13.2 rule 2): decided with pinning and strict modes on for
+	// every file at the script path, approved or not, readable or not.
 	Unsafe error
 }
 
@@ -122,7 +138,7 @@ func (v *Verdict) Reason() string {
 		return SkipUnreadable
 	case v.Blocked():
 		return SkipModified
-	case v.Approved && v.Unsafe != nil:
+	case v.Unsafe != nil:
 		return UnsafePrefix + v.Unsafe.Error()
 	case !v.Approved:
 		return SkipNotApproved
@@ -160,6 +176,20 @@ func DecideWith(list *allowlist.List, h Hook, s Settings, look Probes) Verdict {
 	} else {
 		v.ExecErr = v.ParseErr
 	}
+	if v.HasScriptFile() {
+		if look.Present != nil {
+			v.Present = look.Present(v.Script)
+		} else {
+			v.Present = present(v.Script)
+		}
+	}
+	// Who else could change the script is asked of the file and its
+	// folders themselves (lstat/stat), whatever the hash says and whoever
+	// wrote the approval (SPEC §13.2 rule 2): an unreadable file is still
+	// someone's file.
+	if s.PinScripts && s.StrictModes && v.Present {
+		v.Unsafe = look.Paths.Check(v.Script)
+	}
 	if list != nil {
 		v.Approval, v.Approved = list.Find(h.Event, h.Command)
 	}
@@ -173,15 +203,37 @@ func DecideWith(list *allowlist.List, h Hook, s Settings, look Probes) Verdict {
 	v.Drift = allowlist.DriftOf(v.Approval, v.Fingerprint)
 	ours := v.Approval.ApprovedVia != ""
 	v.Pinned = s.PinScripts && (v.Approval.Pinned() || ours)
-	if v.Pinned && !v.Approval.Pinned() && v.Fingerprint.Err == nil {
+	if v.Pinned && !v.Approval.Pinned() && v.Present {
 		// This tool approved it without a hash, because there was no
-		// script to hash then; a script there now is not what was approved.
+		// script to hash then; anything there now, readable or not, is not
+		// what was approved (SPEC §13.2 rule 1).
 		v.Drift = allowlist.DriftModified
 	}
-	if v.Pinned && s.StrictModes && v.HasScriptFile() && v.Fingerprint.Err == nil {
-		v.Unsafe = look.Paths.Check(v.Script)
-	}
 	return v
+}
+
+// Unhashable says why no approval may be recorded for the script fp
+// fingerprinted: something exists at its path but could not be hashed (an
+// execute-only file, a FIFO, a folder), and an approval without a sha256
+// would trust whatever is put there next (SPEC §13.2 rule 1). "" when the
+// script was hashed or nothing is there.
+func Unhashable(fp allowlist.Fingerprint) string {
+	if fp.Err == nil || !filepath.IsAbs(fp.Path) {
+		return ""
+	}
+	if _, err := os.Lstat(fp.Path); err != nil {
+		return ""
+	}
+	return fmt.Sprintf("the script %s cannot be read (%s), so its sha256 cannot be recorded; make it readable (chmod u+r), then approve it", fp.Path, unwrap(fp.Err))
+}
+
+// unwrap is the OS reason of err without the path the message names.
+func unwrap(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
 }
 
 // FindByArgv is the guard's lookup (SPEC §17): the first entry of event

@@ -113,3 +113,66 @@ func TestDependenciesStayLean(t *testing.T) {
 		}
 	}
 }
+
+// SPEC §13.2 rule 1: a hashless approval this tool wrote is modified once
+// anything is at the path, even something that cannot be hashed.
+func TestDecideHashlessOursIsModifiedByAnything(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "later.sh")
+	l := approve("on_session_start", p, allowlist.ViaAccept, allowlist.FingerprintNow(p))
+	if l.Approvals[0].Pinned() {
+		t.Fatal("an approval of nothing recorded a hash")
+	}
+	v := Decide(l, Hook{Event: "on_session_start", Command: p}, on)
+	if !v.Allowed() || v.Present {
+		t.Fatalf("nothing there yet: allowed=%v present=%v reason=%q", v.Allowed(), v.Present, v.Reason())
+	}
+	if err := os.Mkdir(p, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	v = Decide(l, Hook{Event: "on_session_start", Command: p}, on)
+	if v.Allowed() || v.Drift != allowlist.DriftModified || v.Reason() != SkipModified {
+		t.Fatalf("a folder there: allowed=%v drift=%s reason=%q", v.Allowed(), v.Drift, v.Reason())
+	}
+}
+
+// SPEC §13.2 rule 2: the agent's approval (no sha256, no approved_via) of a
+// script others can write is not trusted, approved or not, readable or not.
+func TestDecideAgentApprovalOwnership(t *testing.T) {
+	p := script(t, "#!/bin/sh\n", 0o777)
+	l := &allowlist.List{}
+	l.Approve(allowlist.Entry{Event: "on_session_start", Command: p, ApprovedAt: "2026-11-30T10:00:00Z"})
+	strict := Settings{PinScripts: true, StrictModes: true}
+	if err := Now().Paths.Check(filepath.Dir(p)); err != nil {
+		t.Skipf("the temporary folder is not safe itself: %v", err)
+	}
+	v := Decide(l, Hook{Event: "on_session_start", Command: p}, strict)
+	if v.Allowed() || !strings.HasPrefix(v.Reason(), UnsafePrefix) || !strings.Contains(v.Reason(), "writable by others") {
+		t.Fatalf("allowed=%v reason=%q", v.Allowed(), v.Reason())
+	}
+	// Not approved: still judged (what a consent would be asked about).
+	if v := Decide(nil, Hook{Event: "on_session_start", Command: p}, strict); v.Unsafe == nil {
+		t.Fatal("an unapproved world-writable script is not unsafe")
+	}
+	// Strict modes or pinning off: the rule is off.
+	for _, s := range []Settings{{PinScripts: true}, {StrictModes: true}} {
+		if v := Decide(l, Hook{Event: "on_session_start", Command: p}, s); !v.Allowed() {
+			t.Fatalf("%+v: %q", s, v.Reason())
+		}
+	}
+}
+
+func TestUnhashable(t *testing.T) {
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "none.sh")
+	if why := Unhashable(allowlist.FingerprintNow(missing)); why != "" {
+		t.Fatalf("nothing there: %q", why)
+	}
+	if why := Unhashable(allowlist.FingerprintNow(dir)); !strings.Contains(why, "cannot be read") {
+		t.Fatalf("a folder: %q", why)
+	}
+	p := script(t, "#!/bin/sh\n", 0o700)
+	if why := Unhashable(allowlist.FingerprintNow(p)); why != "" {
+		t.Fatalf("a readable script: %q", why)
+	}
+}

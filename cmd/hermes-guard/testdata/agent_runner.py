@@ -77,6 +77,13 @@ def evaluate(event, returncode, stdout, stderr, timed_out):
         if d.get("action") == "approve":
             return {"action": "approve"}
         return None
+    if event == "pre_verify":
+        action = d.get("action") or d.get("decision")
+        msg = d.get("message") or d.get("reason")
+        if isinstance(action, str) and action.strip().lower() in ("continue", "block") \
+                and isinstance(msg, str) and msg.strip():
+            return {"action": "continue", "message": msg.strip()}
+        return None
     ctx = d.get("context")
     if isinstance(ctx, str) and ctx.strip():
         return {"context": ctx}

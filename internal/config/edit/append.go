@@ -20,14 +20,29 @@ func (d *Doc) Append(path []string, item []Field) ([]byte, error) {
 	if len(path) == 0 || len(item) == 0 {
 		return nil, errors.New("edit: Append needs a path and at least one field")
 	}
-	sp, err := d.appendSplices(path, item)
+	return d.AppendAll(path, [][]Field{item})
+}
+
+// AppendAll is Append of several items at once, in order: one edit and one
+// check of the result however many items there are, so adding n hooks
+// costs time linear in n.
+func (d *Doc) AppendAll(path []string, items [][]Field) ([]byte, error) {
+	if len(path) == 0 || len(items) == 0 {
+		return nil, errors.New("edit: Append needs a path and at least one field")
+	}
+	for _, it := range items {
+		if len(it) == 0 {
+			return nil, errors.New("edit: Append needs a path and at least one field")
+		}
+	}
+	sp, err := d.appendSplices(path, items)
 	if err != nil {
 		return nil, err
 	}
-	return d.finish(sp, func(old any) (any, error) { return appendValue(old, path, item) })
+	return d.finish(sp, func(old any) (any, error) { return appendValue(old, path, items) })
 }
 
-func (d *Doc) appendSplices(path []string, item []Field) ([]splice, error) {
+func (d *Doc) appendSplices(path []string, item [][]Field) ([]splice, error) {
 	root := d.root
 	if root == nil {
 		// Nothing but comments, or nothing at all: the new block goes at
@@ -102,7 +117,7 @@ func (d *Doc) appendSplices(path []string, item []Field) ([]splice, error) {
 		if v.Kind != yaml.SequenceNode {
 			return nil, refused(k.Line, "%s must be a list, it is %s", name, kindName(v))
 		}
-		q := quotingOf(firstValue(v, item[0].Key))
+		q := quotingOf(firstValue(v, item[0][0].Key))
 		if v.Style&yaml.FlowStyle != 0 {
 			return d.flowAppend(v, item, q)
 		}
@@ -112,11 +127,13 @@ func (d *Doc) appendSplices(path []string, item []Field) ([]splice, error) {
 		}
 		var lines []string
 		if v.Content[0].Style&yaml.FlowStyle != 0 && v.Content[0].Kind == yaml.MappingNode {
-			flow, err := flowItem(item, q)
-			if err != nil {
-				return nil, err
+			for _, it := range item {
+				flow, err := flowItem(it, q)
+				if err != nil {
+					return nil, err
+				}
+				lines = append(lines, spaces(indent)+"-"+spaces(lay.itemOff-1)+flow)
 			}
-			lines = []string{spaces(indent) + "-" + spaces(lay.itemOff-1) + flow}
 		} else {
 			var err error
 			if lines, err = lay.items(indent, item, q); err != nil {
@@ -166,7 +183,7 @@ func (d *Doc) valueToken(k, v *yaml.Node) (splice, bool) {
 	return splice{start, end, ""}, true
 }
 
-func (d *Doc) flowAppend(v *yaml.Node, item []Field, q quoting) ([]splice, error) {
+func (d *Doc) flowAppend(v *yaml.Node, items [][]Field, q quoting) ([]splice, error) {
 	start := d.offset(v.Line, v.Column)
 	open := strings.IndexByte(string(d.body[start:]), '[')
 	if open < 0 {
@@ -176,10 +193,15 @@ func (d *Doc) flowAppend(v *yaml.Node, item []Field, q quoting) ([]splice, error
 	if !ok {
 		return nil, &UnsafeError{"cannot find the ']' of the list"}
 	}
-	text, err := flowItem(item, q)
-	if err != nil {
-		return nil, err
+	var texts []string
+	for _, it := range items {
+		t, err := flowItem(it, q)
+		if err != nil {
+			return nil, err
+		}
+		texts = append(texts, t)
 	}
+	text := strings.Join(texts, ", ")
 	j := close - 1
 	for j > start+open && strings.ContainsRune(" \t\r\n", rune(d.body[j])) {
 		j--
@@ -235,7 +257,7 @@ func firstValue(seq *yaml.Node, key string) *yaml.Node {
 
 // nested renders keys as nested block mappings starting at indent, the last
 // one holding a list with item.
-func (l layout) nested(keys []string, indent int, item []Field) ([]string, error) {
+func (l layout) nested(keys []string, indent int, item [][]Field) ([]string, error) {
 	var lines []string
 	for j, k := range keys {
 		lines = append(lines, spaces(indent+j*l.unit)+renderKey(k)+":")
@@ -244,23 +266,35 @@ func (l layout) nested(keys []string, indent int, item []Field) ([]string, error
 	return append(lines, items...), err
 }
 
-func (l layout) items(indent int, item []Field, q quoting) ([]string, error) {
-	return blockItem(item, indent, l.itemOff, q)
+func (l layout) items(indent int, items [][]Field, q quoting) ([]string, error) {
+	var lines []string
+	for _, it := range items {
+		l, err := blockItem(it, indent, l.itemOff, q)
+		if err != nil {
+			return nil, err
+		}
+		lines = append(lines, l...)
+	}
+	return lines, nil
 }
 
 // appendValue is what the document must mean after Append: old with item
 // added to the list at path.
-func appendValue(old any, path []string, item []Field) (any, error) {
-	m := map[string]any{}
-	for _, f := range item {
-		m[f.Key] = f.Value
+func appendValue(old any, path []string, items [][]Field) (any, error) {
+	var ms []any
+	for _, it := range items {
+		m := map[string]any{}
+		for _, f := range it {
+			m[f.Key] = f.Value
+		}
+		ms = append(ms, m)
 	}
 	return setIn(old, path, func(cur any) (any, error) {
 		list, ok := cur.([]any)
 		if cur != nil && !ok {
 			return nil, errors.New("not a list")
 		}
-		return append(append([]any(nil), list...), m), nil
+		return append(append([]any(nil), list...), ms...), nil
 	})
 }
 

@@ -1,10 +1,15 @@
 package edit
 
 import (
+	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/hermes-hooks/hermes/internal/filelock"
 )
 
 func appendHook(cmd string) func([]byte) ([]byte, error) {
@@ -26,7 +31,7 @@ func TestUpdateFileRedoesOnConcurrentChange(t *testing.T) {
 		t.Fatal(err)
 	}
 	calls := 0
-	_, after, err := UpdateFile(path, func(old []byte) ([]byte, error) {
+	_, after, err := UpdateFile(path, Options{}, func(old []byte) ([]byte, error) {
 		calls++
 		if calls == 1 {
 			// Someone else edits the file while we work.
@@ -59,7 +64,7 @@ func TestUpdateFileKeepsSymlinkAndMode(t *testing.T) {
 	if err := os.Symlink(real, link); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := UpdateFile(link, appendHook("x.sh")); err != nil {
+	if _, _, err := UpdateFile(link, Options{}, appendHook("x.sh")); err != nil {
 		t.Fatal(err)
 	}
 	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
@@ -80,7 +85,7 @@ func TestUpdateFileKeepsSymlinkAndMode(t *testing.T) {
 
 func TestUpdateFileCreatesPrivateFile(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "config.yaml")
-	if _, _, err := UpdateFile(path, appendHook("x.sh")); err != nil {
+	if _, _, err := UpdateFile(path, Options{}, appendHook("x.sh")); err != nil {
 		t.Fatal(err)
 	}
 	fi, err := os.Stat(path)
@@ -101,7 +106,7 @@ func TestUpdateFileUnwritableFolder(t *testing.T) {
 	}
 	os.Chmod(dir, 0o555)
 	defer os.Chmod(dir, 0o755)
-	_, _, err := UpdateFile(path, appendHook("x.sh"))
+	_, _, err := UpdateFile(path, Options{}, appendHook("x.sh"))
 	if err == nil || !strings.Contains(err.Error(), "cannot write in "+dir) || !strings.Contains(err.Error(), "is unchanged") {
 		t.Fatalf("err = %v", err)
 	}
@@ -118,7 +123,7 @@ func TestUpdateFileMissingFolder(t *testing.T) {
 	if err := os.Symlink(filepath.Join(dir, "missing", "config.yaml"), link); err != nil {
 		t.Fatal(err)
 	}
-	_, _, err := UpdateFile(link, appendHook("x.sh"))
+	_, _, err := UpdateFile(link, Options{}, appendHook("x.sh"))
 	if err == nil || !strings.Contains(err.Error(), "symbolic link to a file that does not exist") {
 		t.Fatalf("err = %v", err)
 	}
@@ -126,8 +131,112 @@ func TestUpdateFileMissingFolder(t *testing.T) {
 
 func TestUpdateFileRefusesNonRegular(t *testing.T) {
 	dir := t.TempDir()
-	_, _, err := UpdateFile(dir, appendHook("x.sh"))
+	_, _, err := UpdateFile(dir, Options{}, appendHook("x.sh"))
 	if err == nil || !strings.Contains(err.Error(), "not a regular file") {
 		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestUpdateFileSweepsKilledTemps(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "config.yaml")
+	os.WriteFile(path, []byte("a: 1\n"), 0o600)
+	left := filepath.Join(dir, ".config.yaml.tmp-123")
+	os.WriteFile(left, []byte("half"), 0o600)
+	other := filepath.Join(dir, ".other.yaml.tmp-1")
+	os.WriteFile(other, []byte("x"), 0o600)
+	if _, _, err := UpdateFile(path, Options{}, appendHook("x.sh")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(left); err == nil {
+		t.Error("the temp file of a killed edit was not removed")
+	}
+	if _, err := os.Stat(other); err != nil {
+		t.Error("another file's temp was removed")
+	}
+}
+
+// TestUpdateFileWaitsForTheLock: another editor holding config.yaml.lock
+// keeps this one waiting; at the timeout nothing is written.
+func TestUpdateFileWaitsForTheLock(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "config.yaml")
+	os.WriteFile(path, []byte("a: 1\n"), 0o600)
+	unlock, err := filelock.Lock(LockPath(path), filelock.Wait{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = UpdateFile(path, Options{Lock: filelock.Wait{Timeout: 20 * time.Millisecond}}, appendHook("x.sh"))
+	if err == nil || !strings.Contains(err.Error(), "gave up waiting for the config lock") {
+		t.Fatalf("got %v", err)
+	}
+	if got, _ := os.ReadFile(path); string(got) != "a: 1\n" {
+		t.Fatalf("written while locked: %q", got)
+	}
+	unlock()
+	if _, _, err := UpdateFile(path, Options{}, appendHook("x.sh")); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestUpdateFileInterrupted: an interrupt while the change is computed ends
+// the edit at once, and nothing is written even when the change then
+// completes.
+func TestUpdateFileInterrupted(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "config.yaml")
+	os.WriteFile(path, []byte("a: 1\n"), 0o600)
+	ctx, cancel := context.WithCancel(context.Background())
+	release := make(chan struct{})
+	finished := make(chan struct{})
+	_, _, err := UpdateFile(path, Options{Lock: filelock.Wait{Context: ctx}}, func(old []byte) ([]byte, error) {
+		defer close(finished)
+		cancel()
+		<-release
+		return appendHook("x.sh")(old)
+	})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("got %v", err)
+	}
+	close(release)
+	<-finished
+	// The abandoned edit gives up the lock without writing.
+	unlock, err := filelock.Lock(LockPath(path), filelock.Wait{Timeout: 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	unlock()
+	if got, _ := os.ReadFile(path); string(got) != "a: 1\n" {
+		t.Fatalf("written after the interrupt: %q", got)
+	}
+	if m, _ := filepath.Glob(filepath.Join(dir, ".config.yaml.tmp-*")); len(m) > 0 {
+		t.Fatalf("temp left: %q", m)
+	}
+}
+
+// TestUpdateFileNeverWritesBackFewerSettings: a file that lost settings
+// between reads (rewritten in place, read half-written) is not the start of
+// an edit: after the bounded redos, nothing is written.
+func TestUpdateFileNeverWritesBackFewerSettings(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "config.yaml")
+	os.WriteFile(path, []byte("a: 1\nb: 2\nc: 3\n"), 0o600)
+	calls := 0
+	_, _, err := UpdateFile(path, Options{}, func(old []byte) ([]byte, error) {
+		calls++
+		if calls == 1 {
+			// Someone truncates and starts rewriting it in place.
+			f, _ := os.OpenFile(path, os.O_WRONLY|os.O_TRUNC, 0)
+			f.WriteString("a: 1\n")
+			f.Close()
+		}
+		return appendHook("x.sh")(old)
+	})
+	if !errors.Is(err, ErrKeptChanging) || !strings.Contains(err.Error(), "lost settings") {
+		t.Fatalf("got %v", err)
+	}
+	if got, _ := os.ReadFile(path); string(got) != "a: 1\n" {
+		t.Fatalf("written: %q", got)
+	}
+	if calls != 1 {
+		t.Errorf("change ran %d times on a file with fewer settings", calls)
 	}
 }

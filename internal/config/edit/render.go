@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/hermes-hooks/hermes/internal/config"
 )
 
 // Field is one key of a mapping to add. Value is a string, an int or a
@@ -84,6 +86,11 @@ func plainOK(s string, flow bool) bool {
 		return false
 	}
 	if strings.ContainsRune("-?:,[]{}#&*!|>'\"%@`", rune(s[0])) {
+		return false
+	}
+	// The agent reads YAML 1.1: yes, on, y, 1:20, 2001-12-14, = and << are
+	// not strings to it, though they are to yaml.v3.
+	if !config.PlainIsString(s) {
 		return false
 	}
 	var v any

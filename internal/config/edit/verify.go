@@ -40,6 +40,16 @@ func (d *Doc) finish(sp []splice, want func(old any) (any, error)) ([]byte, erro
 	if !sameValue(exp, newV) {
 		return nil, &UnsafeError{"the result does not read back as the intended change"}
 	}
+	// And as the agent reads it (YAML 1.1, SPEC §14): the new entry must
+	// hold exactly the strings, numbers and booleans given.
+	if oldA, ok := agentView(d.body); ok {
+		if newA, ok := agentView(body); ok {
+			expA, err := want(oldA)
+			if err != nil || !sameValue(expA, newA) {
+				return nil, &UnsafeError{"the result would not read back as the intended change by the agent's YAML reader"}
+			}
+		}
+	}
 	if err := d.untouchedKept(sp, body); err != nil {
 		return nil, err
 	}

@@ -146,7 +146,16 @@ type parser struct {
 	file     string
 	cat      *hooks.Catalogue
 	problems []Problem
+	// values counts the values payloads and args expand to, aliases
+	// followed: past maxValues the file is refused (an alias bomb).
+	values int
+	bombed bool
 }
+
+// maxValues bounds the values a case file's payloads and expectations
+// expand to once aliases are followed. A real file has thousands at most;
+// nine nested aliases of nine (563 bytes) expand to 387 million.
+const maxValues = 1 << 20
 
 func (p *parser) problem(n *yaml.Node, field, msg string) {
 	line := 0

@@ -2,6 +2,7 @@ package cases
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -196,5 +197,27 @@ func TestLoadFiles(t *testing.T) {
 		if _, err := Load(fifo, catalogue); err == nil || !strings.Contains(err.Error(), "not a regular file") {
 			t.Errorf("fifo: %v", err)
 		}
+	}
+}
+
+// SPEC §13.2 rule 6: an alias bomb (nine levels of nine aliases) is
+// refused quickly, with the place it blew up, instead of eating memory.
+func TestParseAliasBomb(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("- name: bomb\n  event: pre_tool_call\n  payload:\n    a: &a [lol,lol,lol,lol,lol,lol,lol,lol,lol]\n")
+	prev := "a"
+	for _, name := range []string{"b", "c", "d", "e", "f", "g", "h", "i"} {
+		fmt.Fprintf(&b, "    %s: &%s [%s]\n", name, name, strings.TrimSuffix(strings.Repeat("*"+prev+",", 9), ","))
+		prev = name
+	}
+	b.WriteString("  expect: {action: allow}\n")
+	_, err := Parse("bomb.yaml", []byte(b.String()), catalogue)
+	if err == nil || !strings.Contains(err.Error(), "alias bomb") {
+		t.Fatalf("Parse = %v", err)
+	}
+	// A few honest aliases are fine.
+	ok := "- name: ok\n  event: pre_tool_call\n  payload:\n    a: &a {tool_name: terminal}\n    b: *a\n  expect: {action: allow}\n"
+	if _, err := Parse("ok.yaml", []byte(ok), catalogue); err != nil {
+		t.Fatal(err)
 	}
 }

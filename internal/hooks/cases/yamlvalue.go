@@ -12,6 +12,13 @@ import (
 // value converts a YAML node to the JSON value pyjson decodes to (objects
 // keep their key order).
 func (p *parser) value(path string, n *yaml.Node) (any, bool) {
+	if p.values++; p.values > maxValues {
+		if !p.bombed {
+			p.bombed = true
+			p.problem(n, path, fmt.Sprintf("aliases expand to more than %d values (an alias bomb?): the case file is refused", maxValues))
+		}
+		return nil, false
+	}
 	n = config.Deref(n)
 	switch n.Kind {
 	case yaml.MappingNode:

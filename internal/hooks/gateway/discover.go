@@ -37,6 +37,10 @@ type Hook struct {
 	// (a FIFO, a device, a folder): a *config.FileError, which commands
 	// reading gateway hooks report as an error (SPEC §13 rule 13).
 	ManifestErr error
+	// Unsafe, when not nil, names who else could change the hook (the
+	// hooks folder, the hook's folder, HOOK.yaml or the handler; SPEC
+	// §13.2 rule 3): it is not run. Set by CheckOwnership.
+	Unsafe error
 
 	diags []config.Diagnostic
 }

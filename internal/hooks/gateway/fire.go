@@ -167,6 +167,8 @@ func (r *Runner) Fire(ctx context.Context, event string, payload *pyjson.Object,
 		switch {
 		case !h.Loaded || !h.Enabled:
 			results[i].Error = notLoaded(h)
+		case h.Unsafe != nil:
+			results[i].Error = "not run: someone else can change it: " + h.Unsafe.Error()
 		case h.Handler == HandlerPy:
 			batch = append(batch, i)
 		case h.Handler == HandlerExec:

@@ -1,0 +1,100 @@
+package edit
+
+import (
+	"math"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/hermes-hooks/hermes/internal/config"
+)
+
+// agentScalar is a scalar the agent does not read as a string, an int or a
+// bool: compared by what it is and how it is written.
+type agentScalar struct {
+	class string
+	text  string
+}
+
+// agentFloat compares floats by their bits, so NaN equals NaN.
+type agentFloat uint64
+
+// maxAgentNodes bounds agentView on documents whose aliases expand
+// enormously; past it the check by the agent's reading is skipped (the
+// yaml.v3 check still runs).
+const maxAgentNodes = 1 << 20
+
+// agentView decodes a document as the agent's YAML 1.1 reader reads it
+// (config.Resolve, plus timestamps, `=` and `<<`): the values a check after
+// an edit compares, so that a scalar yaml.v3 reads as a string but the
+// agent as a boolean (yes, on, y) or a number (1:20) is caught. Values are
+// nil, bool, int, agentFloat, string, agentScalar, []any and map[string]any
+// (keys as the same view renders them).
+func agentView(src []byte) (v any, ok bool) {
+	var root yaml.Node
+	if err := yaml.Unmarshal(src, &root); err != nil {
+		return nil, false
+	}
+	budget := maxAgentNodes
+	v = agentValue(&root, &budget)
+	return v, budget >= 0
+}
+
+func agentValue(n *yaml.Node, budget *int) any {
+	*budget--
+	if *budget < 0 {
+		return nil
+	}
+	n = config.Deref(n)
+	if n == nil {
+		return nil
+	}
+	switch n.Kind {
+	case yaml.SequenceNode:
+		out := make([]any, 0, len(n.Content))
+		for _, c := range n.Content {
+			out = append(out, agentValue(c, budget))
+		}
+		return out
+	case yaml.MappingNode:
+		out := make(map[string]any, len(n.Content)/2)
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			out[agentKey(n.Content[i])] = agentValue(n.Content[i+1], budget)
+		}
+		return out
+	}
+	r := config.Resolve(n)
+	switch r.Kind {
+	case config.KindNull:
+		return nil
+	case config.KindBool:
+		return r.Bool
+	case config.KindInt:
+		if r.Int >= math.MinInt && r.Int <= math.MaxInt {
+			return int(r.Int)
+		}
+		return agentScalar{"int", n.Value}
+	case config.KindFloat:
+		return agentFloat(math.Float64bits(r.Float))
+	case config.KindString:
+		if n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle|yaml.TaggedStyle) == 0 {
+			if c := config.PlainClass(n.Value); c != "string" {
+				return agentScalar{c, n.Value}
+			}
+		}
+		return r.Str
+	}
+	return agentScalar{"binary", n.Value}
+}
+
+// agentKey renders a key: a string key as itself, anything else tagged so it
+// cannot collide with one.
+func agentKey(k *yaml.Node) string {
+	budget := 1
+	switch v := agentValue(config.Deref(k), &budget).(type) {
+	case string:
+		return v
+	case agentScalar:
+		return "\x00" + v.class + ":" + v.text
+	}
+	return "\x00" + k.Value
+}

@@ -1,0 +1,284 @@
+package claude
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/hermes-hooks/hermes/internal/pyjson"
+)
+
+// A Call is one firing as both sides see it: the Hermes event and tool
+// call, and what a Claude Code hook reads for it. Answer needs it to
+// translate a rewritten tool_input back.
+type Call struct {
+	Event       string // Hermes
+	ClaudeEvent string
+	HermesTool  string
+	HermesArgs  *pyjson.Object
+	Tool        string         // Claude's tool name ("" on other events)
+	ToolInput   *pyjson.Object // Claude's tool_input (nil on other events)
+	Cwd         string
+	// Row is the tool row that translated the call; nil when the tool
+	// has none and passes through under its Hermes name.
+	Row *ToolRow
+}
+
+// Input reads the payload Hermes gives a shell hook at event (SPEC §6, the
+// wire shape) and returns the call and the stdin a Claude Code hook reads
+// for it: hook_event_name (Claude's), session_id, transcript_path (null),
+// cwd, permission_mode ("default") and the event's own fields.
+func Input(event string, payload []byte) (*Call, []byte, error) {
+	ce := ClaudeEvent(event)
+	if ce == "" {
+		return nil, nil, fmt.Errorf("event %s has no Claude Code counterpart", event)
+	}
+	p, err := pyjson.DecodeObject(payload)
+	if err != nil {
+		return nil, nil, fmt.Errorf("the payload is not a JSON object: %w", err)
+	}
+	extra, _ := get(p, "extra").(*pyjson.Object)
+	c := &Call{Event: event, ClaudeEvent: ce, Cwd: str(p, "cwd")}
+	session := str(p, "session_id")
+	if session == "" {
+		session = str(extra, "parent_session_id")
+	}
+	out := pyjson.NewObject().
+		Set("session_id", session).
+		Set("transcript_path", nil).
+		Set("cwd", c.Cwd).
+		Set("permission_mode", "default").
+		Set("hook_event_name", ce)
+	switch ce {
+	case "PreToolUse", "PostToolUse":
+		c.HermesTool = str(p, "tool_name")
+		c.HermesArgs, _ = get(p, "tool_input").(*pyjson.Object)
+		if c.HermesArgs == nil {
+			c.HermesArgs = pyjson.NewObject()
+		}
+		c.Row = RowFor(c.HermesTool, c.HermesArgs)
+		c.Tool, c.ToolInput = ToClaude(c.Row, c.HermesTool, c.HermesArgs)
+		out.Set("tool_name", c.Tool).Set("tool_input", c.ToolInput)
+		if id := str(extra, "tool_call_id"); id != "" {
+			out.Set("tool_use_id", id)
+		}
+		if ce == "PostToolUse" {
+			out.Set("tool_response", toolResponse(get(extra, "result")))
+		}
+	case "UserPromptSubmit":
+		out.Set("prompt", str(extra, "user_message"))
+	case "SessionStart":
+		out.Set("source", "startup")
+		if m := str(extra, "model"); m != "" {
+			out.Set("model", m)
+		}
+	case "SessionEnd":
+		out.Set("reason", SessionEndReason)
+	case "Stop":
+		// A second try of the same final answer is Claude's stop hook
+		// firing again after it asked to go on.
+		attempt, _ := get(extra, "attempt").(json.Number)
+		n, _ := strconv.Atoi(string(attempt))
+		out.Set("stop_hook_active", n > 1)
+		if r := str(extra, "final_response"); r != "" {
+			out.Set("last_assistant_message", r)
+		}
+	case "SubagentStart":
+		out.Set("agent_id", str(extra, "child_session_id"))
+		out.Set("agent_type", str(extra, "child_role"))
+	case "SubagentStop":
+		out.Set("stop_hook_active", false)
+		out.Set("agent_type", str(extra, "child_role"))
+		if s := str(extra, "child_summary"); s != "" {
+			out.Set("last_assistant_message", s)
+		}
+	}
+	return c, pyjson.Marshal(out, pyjson.Options{}), nil
+}
+
+// SessionEndReason is what a SessionEnd hook reads as reason: Hermes'
+// turn_exit_reason values are not Claude's (clear, logout,
+// prompt_input_exit, other).
+const SessionEndReason = "other"
+
+// SessionStartSource is what a SessionStart hook reads as source: the
+// agent fires on_session_start for new sessions only.
+const SessionStartSource = "startup"
+
+// Env is the environment a Claude Code hook expects beside Hermes' own:
+// CLAUDE_PROJECT_DIR, the project's root (the working directory when the
+// hook belongs to no project).
+func Env(projectDir, cwd string) []string {
+	if projectDir == "" {
+		projectDir = cwd
+	}
+	return []string{"CLAUDE_PROJECT_DIR=" + projectDir}
+}
+
+// Inside reports whether cwd is projectDir or below it: a project's hooks
+// answer nothing elsewhere. An empty projectDir is everywhere.
+func Inside(cwd, projectDir string) bool {
+	if projectDir == "" {
+		return true
+	}
+	p := strings.TrimRight(projectDir, "/")
+	if p == "" {
+		return true
+	}
+	return cwd == p || strings.HasPrefix(cwd, p+"/")
+}
+
+// toolResponse is Hermes' result as Claude Code's tool_response: a result
+// that is JSON text (most tools return one) is given as the value it
+// holds.
+func toolResponse(v any) any {
+	s, ok := v.(string)
+	if !ok {
+		return v
+	}
+	t := strings.TrimSpace(s)
+	if strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[") {
+		if d, err := pyjson.Decode([]byte(t)); err == nil {
+			return d
+		}
+	}
+	return s
+}
+
+// RowFor is the tool row that translates a Hermes call, nil when none.
+func RowFor(tool string, args *pyjson.Object) *ToolRow {
+	var m map[string]any
+	for i := range Tools {
+		r := &Tools[i]
+		if r.Hermes != tool || (r.MatcherOnly && !firstFor(i)) {
+			continue
+		}
+		if r.When != nil {
+			if m == nil {
+				m = shallow(args)
+			}
+			if !r.When(m) {
+				continue
+			}
+		}
+		return r
+	}
+	return nil
+}
+
+// firstFor: a matcher-only row names the tool in the payload only when it
+// is the first row of its Hermes tool (patch calls are Edit, not
+// MultiEdit; search_files calls are Glob or Grep, never LS).
+func firstFor(i int) bool {
+	for j := 0; j < i; j++ {
+		if Tools[j].Hermes == Tools[i].Hermes {
+			return false
+		}
+	}
+	return true
+}
+
+func shallow(o *pyjson.Object) map[string]any {
+	m := make(map[string]any, o.Len())
+	for _, mem := range o.Members() {
+		m[mem.Key] = mem.Value
+	}
+	return m
+}
+
+// ToClaude names a Hermes call as Claude Code would: the tool's Claude
+// name and its arguments under Claude's field names. Without a row the
+// call passes through under its Hermes name.
+func ToClaude(r *ToolRow, tool string, args *pyjson.Object) (string, *pyjson.Object) {
+	if r == nil {
+		return tool, args.Clone()
+	}
+	out := pyjson.NewObject()
+	for _, m := range args.Members() {
+		f, ok := r.field(m.Key, true)
+		if !ok {
+			out.Set(m.Key, m.Value)
+			continue
+		}
+		v := m.Value
+		switch {
+		case f.One:
+			l, _ := v.([]any)
+			if len(l) == 1 {
+				v = l[0]
+			}
+		case f.Scale != 0:
+			v = scale(v, f.Scale)
+		}
+		if names, ok := r.Values[f.Claude]; ok {
+			if s, isStr := v.(string); isStr {
+				if n, ok := names[s]; ok {
+					v = n
+				}
+			}
+		}
+		out.Set(f.Claude, v)
+	}
+	for k, v := range r.Defaults {
+		if !out.Has(k) {
+			out.Set(k, v)
+		}
+	}
+	for k, v := range r.Fixed {
+		out.Set(k, v)
+	}
+	return r.Claude, out
+}
+
+// field finds the row's field by its Hermes name (hermes) or Claude name.
+func (r *ToolRow) field(name string, hermes bool) (Field, bool) {
+	for _, f := range r.Fields {
+		if (hermes && f.Hermes == name) || (!hermes && f.Claude == name) {
+			return f, true
+		}
+	}
+	return Field{}, false
+}
+
+func scale(v any, by int) any {
+	n, ok := v.(json.Number)
+	if !ok {
+		return v
+	}
+	f, err := n.Float64()
+	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+		return v
+	}
+	if r := f * float64(by); r == math.Trunc(r) && math.Abs(r) < 1e15 {
+		return json.Number(strconv.FormatInt(int64(r), 10))
+	}
+	return json.Number(pyjson.FormatFloat(f * float64(by)))
+}
+
+// unscale divides a Claude value back, rounding up (5500 ms is 6 s).
+func unscale(v any, by int) any {
+	n, ok := v.(json.Number)
+	if !ok {
+		return v
+	}
+	f, err := n.Float64()
+	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+		return v
+	}
+	return json.Number(strconv.FormatInt(int64(math.Ceil(f/float64(by))), 10))
+}
+
+func get(o *pyjson.Object, key string) any {
+	if o == nil {
+		return nil
+	}
+	v, _ := o.Get(key)
+	return v
+}
+
+func str(o *pyjson.Object, key string) string {
+	s, _ := get(o, key).(string)
+	return s
+}

@@ -175,11 +175,16 @@ func TestAgentSeesTheSame(t *testing.T) {
 		{"self-kill by SIGKILL", "pre_tool_call", "echo before\nkill -KILL $$\n", payload, 10},
 		{"self-kill by SIGTERM", "pre_tool_call", "echo before >&2\nkill -TERM $$\n", payload, 10},
 		{"self-kill by SIGQUIT", "pre_tool_call", "kill -QUIT $$\n", payload, 10},
+		{"SIGTERM to the whole group", "pre_tool_call", "echo before\nkill -TERM 0\nsleep 5\n", payload, 10},
+		{"SIGTERM to the group, trapped", "pre_tool_call", "trap 'echo caught; exit 0' TERM\nkill -TERM 0\nsleep 5 & wait\n", payload, 10},
 		{"timeout", "pre_tool_call", "echo started\nsleep 30\n", payload, 1},
 		{"1 MiB and more of stdout", "post_tool_call", "head -c 1100000 /dev/zero | tr '\\0' x\necho tail\n", payload, 20},
 		{"non-UTF-8 output", "pre_llm_call", "printf '\\377\\376{\"context\": \"bin\\351\"}\\n'\nprintf '\\200err' >&2\n", payload, 10},
 		{"ignores a large stdin", "pre_tool_call", "echo '{\"action\": \"approve\"}'\n", strings.Repeat("p", 512<<10), 10},
 		{"background child holds stdout", "pre_llm_call", "cat >/dev/null\n(sleep 1; echo '{\"context\": \"late\"}') &\nexit 0\n", payload, 10},
+		// Read by the shell itself: a child would catch it mid-fork, with
+		// signals blocked for a moment.
+		{"signal dispositions and mask", "pre_llm_call", "while read -r l; do case $l in SigIgn*|SigBlk*) echo \"$l\";; esac; done < /proc/$$/status\n", payload, 10},
 		{"environment", "pre_llm_call", "env | grep -v '^_=' | sort\n", payload, 10},
 	}
 	for i, tc := range cases {

@@ -3,6 +3,7 @@ package audit
 import (
 	"errors"
 	"fmt"
+	"github.com/hermes-hooks/hermes/internal/fileowner"
 	"os"
 	"path/filepath"
 	"syscall"
@@ -116,7 +117,7 @@ func openFile(path string, flag int) (*os.File, error) {
 		return os.OpenFile(path, flag, 0)
 	}
 	if err == nil {
-		chownLikeParent(path, f.Chown)
+		fileowner.LikeParent(path)
 	}
 	return f, err
 }
@@ -125,28 +126,13 @@ func openFile(path string, flag int) (*os.File, error) {
 func makeDir(dir string) error {
 	err := os.Mkdir(dir, 0o700)
 	if err == nil {
-		chownLikeParent(dir, func(uid, gid int) error { return os.Lchown(dir, uid, gid) })
+		fileowner.LikeParent(dir)
 		return nil
 	}
 	if errors.Is(err, os.ErrExist) {
 		return nil
 	}
 	return os.MkdirAll(dir, 0o700)
-}
-
-// chownLikeParent gives what root created at path its folder's owner and
-// group; for anyone else it does nothing (their files are theirs).
-func chownLikeParent(path string, chown func(uid, gid int) error) {
-	if os.Geteuid() != 0 {
-		return
-	}
-	fi, err := os.Stat(filepath.Dir(path))
-	if err != nil {
-		return
-	}
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok && st.Uid != 0 {
-		_ = chown(int(st.Uid), int(st.Gid))
-	}
 }
 
 // endsInNewline reports whether the log's last byte is a newline; a read

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/hermes-hooks/hermes/internal/fileowner"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -243,8 +244,14 @@ func newRun(cmd *cobra.Command, opts *newOptions) error {
 // and its link when the temps are swept.
 func writeNewScript(cmd *cobra.Command, f *Factory, s *hooks.Setup, path string, body []byte) error {
 	dir := filepath.Dir(path)
+	_, statErr := os.Stat(dir)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("creating %s: %w", dir, err)
+	}
+	if statErr != nil {
+		// Root scaffolding into a user's home leaves a folder and a script
+		// the user owns (SPEC §13.2 rule 8), not ones they cannot edit.
+		fileowner.LikeParent(dir)
 	}
 	unlock, err := lockScripts(cmd, f, s, dir)
 	if err != nil {
@@ -258,6 +265,9 @@ func writeNewScript(cmd *cobra.Command, f *Factory, s *hooks.Setup, path string,
 	_, err = tmp.Write(body)
 	if err == nil {
 		err = tmp.Chmod(0o744)
+	}
+	if err == nil {
+		err = fileowner.Keep(tmp, path)
 	}
 	if err == nil {
 		err = tmp.Sync()

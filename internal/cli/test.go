@@ -366,7 +366,7 @@ func dryRun(ios *iostreams.IOStreams, e *hooks.Engine, event, tool string, wire 
 			case why != "":
 				state = cs.WarningIcon() + " " + esc(why)
 			}
-			fmt.Fprintf(w, "  %s  %s  (timeout %ds)\n", state, esc(h.Shown()), h.Timeout)
+			fmt.Fprintf(w, "  %s  %s  (timeout %ds)\n", state, esc(shownCommand(h.Spec)), h.Timeout)
 		}
 	}
 	fmt.Fprintf(w, "\nstdin:\n%s\n", esc(string(hooks.WireBytes(wire))))

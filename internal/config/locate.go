@@ -162,7 +162,14 @@ func Locate(r Request) (*Location, error) {
 	explicitRoot := true
 	switch envHome, _ := env("HERMES_HOME"); {
 	case r.HomeFlag != "":
+		// Made absolute like HERMES_HOME (SPEC §13.2 rule 8), so reports and
+		// the hooks' HERMES_HOME name one place. "--home ." stays allowed:
+		// typed on the command line it is a choice made for this one run,
+		// not a variable that follows every cd.
 		loc.Root = expandTilde(r.HomeFlag, r.UserHome)
+		if abs, err := filepath.Abs(loc.Root); err == nil {
+			loc.Root = abs
+		}
 		loc.HomeSource = "--home"
 	case strings.TrimSpace(envHome) != "":
 		root, err := absoluteHome(envHome)

@@ -1,11 +1,11 @@
 package guard
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
-	"os/signal"
 	"strings"
 	"syscall"
 	"time"
@@ -52,6 +52,10 @@ func (g *run) exec(d Dialect) int {
 	// Found as execvp finds it (Popen's lookup); started with ForkExec, not
 	// os/exec, whose first start probes pidfd support with an extra child.
 	path, err := exec.LookPath(g.inv.Inner[0])
+	if errors.Is(err, exec.ErrDot) {
+		// A "." (or empty) entry of PATH found it: execvp runs it, so do we.
+		err = nil
+	}
 	if err != nil {
 		return g.failStart(shell.StartError(err, g.inv.Inner[0]))
 	}
@@ -78,14 +82,17 @@ func (g *run) exec(d Dialect) int {
 		files[2], errR = uintptr(e[1]), e[0]
 	}
 
-	// Signals the terminal or the agent sends the group reach the hook
-	// too; the guard outlives them so it can end as the hook ends. (Caught,
-	// not ignored: the hook gets default dispositions back at exec.)
 	if g.audit {
 		go audit.Warm() // while the hook runs, so the line costs nothing after
 	}
-	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
+	// Signals the terminal or the agent sends the group reach the hook
+	// too; the guard outlives them so it can end as the hook ends. Set
+	// before the hook starts, which may signal its group at once: the
+	// forked child resets every signal the runtime handles to its default
+	// before exec, so the hook gets the dispositions it would get bare
+	// (only a signal ignored since the agent started stays ignored, as it
+	// would bare).
+	outliveGroupSignals()
 	pid, err := syscall.ForkExec(path, g.inv.Inner, &syscall.ProcAttr{
 		Env:   env,
 		Files: files,
@@ -101,7 +108,6 @@ func (g *run) exec(d Dialect) int {
 			syscall.Close(inW)
 			syscall.Close(errR)
 		}
-		signal.Stop(sigs)
 		return g.failStart(shell.StartError(err, g.inv.Inner[0]))
 	}
 	if inW >= 0 {
@@ -131,7 +137,6 @@ func (g *run) exec(d Dialect) int {
 			break
 		}
 	}
-	signal.Stop(sigs)
 
 	res := shell.Result{Stdout: pystr.DecodeText(kept.buf), StdoutTruncated: kept.truncated, Elapsed: time.Since(g.start)}
 	var sig syscall.Signal
@@ -155,7 +160,7 @@ func (g *run) exec(d Dialect) int {
 		}
 		stderr := <-errKept
 		out, c, warnings := d.Answer(g.inv, Out{Stdout: kept.buf, Stderr: stderr.buf, Truncated: kept.truncated, Exit: exit})
-		writeAll(out)
+		_ = writeAll(out)
 		for _, w := range warnings {
 			fmt.Fprintln(os.Stderr, oneLine("hermes-guard: "+w))
 		}
@@ -218,20 +223,22 @@ func (g *run) judge(res shell.Result) answer.Evaluation {
 		Blocking: g.blocking(), FailClosed: g.inv.FailClosed, Result: res})
 }
 
-// writeAll writes b to stdout, as much as the agent takes.
-func writeAll(b []byte) {
+// writeAll writes b to stdout; an error means the agent closed its end.
+func writeAll(b []byte) error {
 	for len(b) > 0 {
 		n, err := syscall.Write(1, b)
 		switch {
 		case err == syscall.EINTR:
 		case err == syscall.EAGAIN:
+			// A non-blocking stdout handed down: wait until it drains.
 			_, _ = unix.Poll([]unix.PollFd{{Fd: 1, Events: unix.POLLOUT}}, -1)
 		case err != nil:
-			return
+			return err
 		default:
 			b = b[n:]
 		}
 	}
+	return nil
 }
 
 // relay copies the pipe r to stdout (when write) until EOF, keeping the

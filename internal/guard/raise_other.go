@@ -8,6 +8,12 @@ import (
 	"syscall"
 )
 
+// outliveGroupSignals ignores the signals a terminal or a supervisor sends
+// a whole process group, once the hook runs.
+func outliveGroupSignals() {
+	signal.Ignore(syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
+}
+
 // raise ends the guard by sig, as the hook ended.
 func raise(sig syscall.Signal) {
 	signal.Reset(sig)

@@ -2,6 +2,7 @@ package edit
 
 import (
 	"errors"
+	"maps"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -132,10 +133,7 @@ func replaceValue(old any, path []string, field string, changed map[string]map[i
 		if !ok {
 			return nil, errors.New("not a mapping with string keys")
 		}
-		out := make(map[string]any, len(m))
-		for k, v := range m {
-			out[k] = v
-		}
+		out := maps.Clone(m)
 		for k, idx := range changed {
 			list, ok := m[k].([]any)
 			if !ok {
@@ -147,10 +145,7 @@ func replaceValue(old any, path []string, field string, changed map[string]map[i
 				if !ok {
 					return nil, errors.New("not a mapping")
 				}
-				ni := make(map[string]any, len(item))
-				for ik, iv := range item {
-					ni[ik] = iv
-				}
+				ni := maps.Clone(item)
 				ni[field] = v
 				nl[j] = ni
 			}

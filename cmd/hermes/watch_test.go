@@ -6,6 +6,7 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -77,18 +78,24 @@ func startWatching(t *testing.T, home string, args ...string) *watching {
 // waitForLine reads the output until a line equal to want.
 func (w *watching) waitForLine(want string) {
 	w.t.Helper()
+	w.waitFor(fmt.Sprintf("%q", want), func(line string) bool { return line == want })
+}
+
+// waitFor reads the output until a line that match accepts.
+func (w *watching) waitFor(what string, match func(string) bool) {
+	w.t.Helper()
 	deadline := time.After(failAfter) // bounds a test going wrong
 	for {
 		select {
 		case line, ok := <-w.lines:
 			if !ok {
-				w.t.Fatalf("hermes stopped before printing %q; stderr:\n%s", want, w.stderr.String())
+				w.t.Fatalf("hermes stopped before printing %s; stderr:\n%s", what, w.stderr.String())
 			}
-			if line == want {
+			if match(line) {
 				return
 			}
 		case <-deadline:
-			w.t.Fatalf("no %q after %s; stderr:\n%s", want, failAfter, w.stderr.String())
+			w.t.Fatalf("no %s after %s; stderr:\n%s", what, failAfter, w.stderr.String())
 		}
 	}
 }

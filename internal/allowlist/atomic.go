@@ -14,6 +14,35 @@ import (
 // No live write takes anywhere near this long.
 const staleTemp = time.Minute
 
+// Fault, when not nil, is asked before each step of a write (op "create",
+// "write", "sync", "rename", "syncdir") and before a script is read to be
+// hashed ("read"), with the file's path; an error it returns stands for
+// that system call's. It is the seam through which tests inject a full
+// disk or an I/O error; nothing else sets it.
+var Fault func(op, path string) error
+
+func fault(op, path string) error {
+	if Fault == nil {
+		return nil
+	}
+	return Fault(op, path)
+}
+
+// DirSyncError says a file was replaced (the rename succeeded) but its
+// folder could not be synced: the change is there, but may not survive a
+// crash. It is not "saving failed" (SPEC §22).
+type DirSyncError struct {
+	Path, Dir string
+	Err       error
+}
+
+func (e *DirSyncError) Error() string {
+	return fmt.Sprintf("%s was replaced, but its folder %s could not be synced (%v): the change is made but may not survive a crash; check the disk",
+		e.Path, e.Dir, e.Err)
+}
+
+func (e *DirSyncError) Unwrap() error { return e.Err }
+
 // writeAtomic replaces path with data so a reader sees the old file or the
 // new one, never a part: a temporary file beside the target, mode 0600,
 // synced, renamed over it, then the folder synced so the rename survives a
@@ -25,6 +54,9 @@ func writeAtomic(path string, data []byte) error {
 		return err
 	}
 	dir := filepath.Dir(target)
+	if err := fault("create", target); err != nil {
+		return fmt.Errorf("write %s: %w", target, err)
+	}
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(target)+".tmp-*")
 	if err != nil {
 		return fmt.Errorf("write %s: %w", target, err)
@@ -36,7 +68,13 @@ func writeAtomic(path string, data []byte) error {
 		err = fileowner.Keep(tmp, target)
 	}
 	if err == nil {
+		err = fault("write", target)
+	}
+	if err == nil {
 		_, err = tmp.Write(data)
+	}
+	if err == nil {
+		err = fault("sync", target)
 	}
 	if err == nil {
 		err = tmp.Sync()
@@ -45,13 +83,19 @@ func writeAtomic(path string, data []byte) error {
 		err = cerr
 	}
 	if err == nil {
+		err = fault("rename", target)
+	}
+	if err == nil {
 		err = os.Rename(name, target)
 	}
 	if err != nil {
 		os.Remove(name)
 		return fmt.Errorf("write %s: %w", target, err)
 	}
-	return syncDir(dir)
+	if err := syncFolder(dir); err != nil {
+		return &DirSyncError{Path: target, Dir: dir, Err: err}
+	}
+	return nil
 }
 
 // resolveLinks follows path while it is a symlink (a dangling link resolves
@@ -75,15 +119,22 @@ func resolveLinks(path string) (string, error) {
 }
 
 func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return fmt.Errorf("sync folder %s: %w", dir, err)
-	}
-	defer d.Close()
-	if err := d.Sync(); err != nil {
+	if err := syncFolder(dir); err != nil {
 		return fmt.Errorf("sync folder %s: %w", dir, err)
 	}
 	return nil
+}
+
+func syncFolder(dir string) error {
+	if err := fault("syncdir", dir); err != nil {
+		return err
+	}
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return d.Sync()
 }
 
 // removeStaleTemps deletes temporary files that writeAtomic left in dir

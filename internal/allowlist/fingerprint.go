@@ -84,6 +84,10 @@ func fingerprintFile(path string) Fingerprint {
 	if fi, err := os.Stat(path); err == nil {
 		fp.Mtime = fi.ModTime()
 	}
+	if err := fault("read", path); err != nil {
+		fp.Err = err
+		return fp
+	}
 	// O_NONBLOCK so a FIFO in place of the script cannot hang the open.
 	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {

@@ -33,6 +33,9 @@ func SaveSnapshot(hermesHome string, fp Fingerprint) error {
 	if sum := sha256.Sum256(fp.Content); hex.EncodeToString(sum[:]) != strings.ToLower(fp.SHA256) {
 		return fmt.Errorf("snapshot of %s: content does not match sha256 %s", fp.Path, fp.SHA256)
 	}
+	// Temporary files of snapshot writes that were killed go first, even
+	// when this snapshot is already there (SPEC §22).
+	removeStaleTemps(filepath.Dir(path), ".*.tmp-*", time.Now())
 	if _, err := os.Stat(path); err == nil {
 		return nil // same name, same bytes
 	}
@@ -44,7 +47,6 @@ func SaveSnapshot(hermesHome string, fp Fingerprint) error {
 	if err := writeAtomic(path, fp.Content); err != nil {
 		return fmt.Errorf("cannot save the snapshot of %s: %w", fp.Path, err)
 	}
-	removeStaleTemps(filepath.Dir(path), ".*.tmp-*", time.Now())
 	return nil
 }
 

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestSnapshotSaveLoad(t *testing.T) {
@@ -82,5 +83,41 @@ func TestSnapshotNameValidated(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(home, SnapshotDirName)); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("something was written: %v", err)
+	}
+}
+
+// TestSnapshotSweepsKilledTemps: a snapshot write killed before its rename
+// leaves a temporary file; the next snapshot saved removes it once stale,
+// even when that snapshot is already there, and keeps a fresh one (a write
+// in progress).
+func TestSnapshotSweepsKilledTemps(t *testing.T) {
+	home := t.TempDir()
+	script := filepath.Join(t.TempDir(), "guard.sh")
+	if err := os.WriteFile(script, []byte("#!/bin/sh\n"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	fp := NewFingerprinter().Of(script)
+	if err := SaveSnapshot(home, fp); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(home, SnapshotDirName)
+	stale, fresh := filepath.Join(dir, "."+fp.SHA256+".tmp-1"), filepath.Join(dir, ".other.tmp-2")
+	for _, p := range []string{stale, fresh} {
+		if err := os.WriteFile(p, []byte("partial"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	old := time.Now().Add(-2 * staleTemp)
+	if err := os.Chtimes(stale, old, old); err != nil {
+		t.Fatal(err)
+	}
+	if err := SaveSnapshot(home, fp); err != nil { // already saved
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(stale); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("stale temporary file still there: %v", err)
+	}
+	if _, err := os.Stat(fresh); err != nil {
+		t.Errorf("fresh temporary file removed: %v", err)
 	}
 }

@@ -123,7 +123,8 @@ type corruptFile struct {
 // exclusive flock of LockPath, so concurrent approvals from many processes
 // are all kept. fn returning ErrUnchanged skips the write; any other error
 // from fn is returned as is. A corrupt file is copied aside before it is
-// replaced, and the warning says where.
+// replaced, and the warning says where. A *DirSyncError means the file was
+// written and only its folder's sync failed.
 func (s *Store) Update(fn func(*List) error) ([]string, error) {
 	s.takeAhead()
 	if err := os.MkdirAll(filepath.Dir(s.Path), 0o700); err != nil {
@@ -159,13 +160,18 @@ func (s *Store) Update(fn func(*List) error) ([]string, error) {
 		warnings[len(warnings)-1] = fmt.Sprintf(
 			"allowlist %s was %s; it was kept as %s and a new allowlist was written", s.Path, bad.reason, aside)
 	}
-	if err := writeAtomic(s.Path, l.encode()); err != nil {
-		return warnings, fmt.Errorf("cannot save the allowlist: %w", err)
-	}
+	// Temporary files of killed writes go before this one is written: on a
+	// full disk they may be what is in the way.
 	if target, err := resolveLinks(s.Path); err == nil {
 		removeStaleTemps(filepath.Dir(target), "."+filepath.Base(target)+".tmp-*", time.Now())
 	}
-	return warnings, nil
+	err = writeAtomic(s.Path, l.encode())
+	var unsynced *DirSyncError
+	if err != nil && !errors.As(err, &unsynced) {
+		return warnings, fmt.Errorf("cannot save the allowlist: %w", err)
+	}
+	// A DirSyncError: the new allowlist is in place; the caller says so.
+	return warnings, err
 }
 
 // keepAside copies a corrupt allowlist to <path>.corrupt-<UTC time>, never
@@ -194,11 +200,17 @@ func (s *Store) keepAside(data []byte) (string, error) {
 
 // writeNew creates name (failing if it exists) with data, mode 0600, synced.
 func writeNew(name string, data []byte) error {
+	if err := fault("create", name); err != nil {
+		return err
+	}
 	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		return err
 	}
 	err = fileowner.Keep(f, name)
+	if err == nil {
+		err = fault("write", name)
+	}
 	if err == nil {
 		_, err = f.Write(data)
 	}

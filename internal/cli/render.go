@@ -115,6 +115,15 @@ func printWarnings(ios *iostreams.IOStreams, diags []config.Diagnostic, warnings
 	}
 }
 
+// printErrors writes failures that did not stop the command (a write
+// that failed beside a firing's outcome) to stderr.
+func printErrors(ios *iostreams.IOStreams, errs []string) {
+	cs := ios.ErrColors()
+	for _, e := range errs {
+		fmt.Fprintf(ios.ErrOut, "%s error: %s\n", cs.FailureIcon(), escText(e))
+	}
+}
+
 // esc makes one line of text that came from a file, a payload or a hook
 // safe for a terminal, and escText a block of lines (SPEC §13 rule 9):
 // every string of human output that the user did not type goes through one

@@ -72,6 +72,9 @@ type runEventJSON struct {
 	// Interrupted: Ctrl-C or SIGTERM ended the firing; hooks holds the
 	// runs so far (SPEC §13.17).
 	Interrupted bool `json:"interrupted,omitempty"`
+	// Errors: writes that failed during the firing (recording an
+	// approval); the outcome and the exit code are the hooks' (SPEC §22).
+	Errors []string `json:"errors,omitempty"`
 }
 
 type firedShellJSON struct {
@@ -148,6 +151,7 @@ func runEventRun(cmd *cobra.Command, opts *runEventOptions) error {
 				// Every run is accounted for: the hooks that ran, the one
 				// killed, before exiting 130 (SPEC §13.17).
 				printWarnings(ios, nil, d.Warnings)
+				printErrors(ios, d.Errors)
 				if opts.Output {
 					if err := writeJSON(ios.Out, runEventDocument(e, d, nil)); err != nil {
 						return err
@@ -161,6 +165,7 @@ func runEventRun(cmd *cobra.Command, opts *runEventOptions) error {
 		return err
 	}
 	printWarnings(ios, nil, d.Warnings)
+	printErrors(ios, d.Errors)
 	var webhooks []webhookResultJSON
 	if !safe {
 		for _, r := range e.DeliverWebhooks(cmd.Context(), d) {
@@ -187,7 +192,7 @@ func runEventRun(cmd *cobra.Command, opts *runEventOptions) error {
 
 func runEventDocument(e *hooks.Engine, d *hooks.Dispatch, webhooks []webhookResultJSON) runEventJSON {
 	out := runEventJSON{Event: d.Event, whereJSON: where(e.Loc), Hooks: []any{}, Outcome: d.Outcome,
-		Webhooks: nonNil(webhooks), Diagnostics: e.Diagnostics(), Interrupted: d.Interrupted}
+		Webhooks: nonNil(webhooks), Diagnostics: e.Diagnostics(), Interrupted: d.Interrupted, Errors: d.Errors}
 	for _, r := range d.Runs {
 		out.Hooks = append(out.Hooks, firedToJSON(r))
 	}

@@ -32,10 +32,15 @@ func watchRun(cmd *cobra.Command, f *Factory, extra []string, round func() error
 	defer w.Close()
 	ios := f.IO
 	cs := ios.ErrColors()
+	var paths []string
 	for {
 		// Watch first, then run: a save made while the round runs is a
-		// change like any other.
-		paths := watchPaths(f, extra)
+		// change like any other. While the home cannot be located (a
+		// HERMES_HOME named explicitly was deleted) the files watched
+		// before stay watched, so its coming back is seen (SPEC §22).
+		if now, ok := watchPaths(f, extra); ok || paths == nil {
+			paths = now
+		}
 		if err := w.Set(paths); err != nil {
 			fmt.Fprintf(ios.ErrOut, "%s %s\n", cs.WarningIcon(), escText(err.Error()))
 		}
@@ -64,11 +69,12 @@ func watchRun(cmd *cobra.Command, f *Factory, extra []string, round func() error
 // watchPaths are the files whose change means running again: the config
 // (every place it is looked for, so creating one counts), each configured
 // shell hook's script, and extra. A config that cannot be loaded still
-// has its candidates watched.
-func watchPaths(f *Factory, extra []string) []string {
+// has its candidates watched; ok is false when not even the home can be
+// located (then only extra).
+func watchPaths(f *Factory, extra []string) (paths []string, ok bool) {
 	loc, err := config.Locate(f.request())
 	if err != nil {
-		return extra
+		return extra, false
 	}
 	out := slices.Clone(loc.Searched)
 	if s, err := hooks.Load(f.request()); err == nil {
@@ -80,5 +86,5 @@ func watchPaths(f *Factory, extra []string) []string {
 	}
 	out = append(out, extra...)
 	slices.Sort(out)
-	return slices.Compact(out)
+	return slices.Compact(out), true
 }

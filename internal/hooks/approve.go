@@ -36,7 +36,10 @@ func (s *Setup) ApprovePinned(hs []ShellHook, via string, now time.Time, wantSHA
 
 // ApproveShown approves hs[i] only if its script hashes to want[i] ("" =
 // whatever it is now): the content the person was shown (SPEC §13.6). One
-// mismatch records nothing and returns ErrHashMismatch.
+// mismatch records nothing and returns ErrHashMismatch. A script that is
+// there but cannot be read (EIO on this second read included) records
+// nothing either (trust.Unhashable). With an
+// *allowlist.DirSyncError the entries were recorded (and are returned).
 func (s *Setup) ApproveShown(hs []ShellHook, via string, now time.Time, want []string) ([]allowlist.Entry, []string, error) {
 	fps := make([]allowlist.Fingerprint, len(hs))
 	for i, h := range hs {
@@ -81,6 +84,10 @@ func (s *Setup) ApproveShown(hs []ShellHook, via string, now time.Time, want []s
 		}
 		return nil
 	})
+	var unsynced *allowlist.DirSyncError
+	if errors.As(err, &unsynced) {
+		return entries, warnings, err // recorded; only the folder sync failed
+	}
 	if err != nil {
 		return nil, warnings, err
 	}

@@ -39,6 +39,10 @@ type Dispatch struct {
 	Runs     []ShellRun
 	Outcome  *Outcome
 	Warnings []string
+	// Errors are writes that failed during the firing (recording an
+	// approval): reported beside the outcome, which they never change
+	// (SPEC §22).
+	Errors []string
 	// Interrupted: Ctrl-C or SIGTERM ended the firing; Runs holds what ran
 	// so far, the interrupted hook last.
 	Interrupted bool
@@ -211,12 +215,21 @@ func (e *Engine) admit(spec Spec, list *allowlist.List, opts DispatchOptions, d 
 	}
 	entries, warnings, err := e.ApprovePinned([]ShellHook{h}, g.Via, e.Now(), g.SHA256)
 	d.Warnings = append(d.Warnings, warnings...)
-	if errors.Is(err, ErrHashMismatch) {
+	var unsynced *allowlist.DirSyncError
+	switch {
+	case errors.Is(err, ErrHashMismatch):
 		d.Warnings = append(d.Warnings, fmt.Sprintf("%s hook %q: the script changed after it was shown; nothing was approved", h.Event, h.Shown()))
 		return h, SkipModified, nil
-	}
-	if err != nil {
-		return h, "", err
+	case errors.Is(err, context.Canceled):
+		return h, "", err // interrupted while waiting for the lock
+	case errors.As(err, &unsynced):
+		// Recorded: the hook runs; the sync failure is reported.
+		d.Errors = append(d.Errors, fmt.Sprintf("%s hook %q was approved, but: %v", h.Event, h.Shown(), err))
+	case err != nil:
+		// A full disk or an I/O error changes no decision: this hook does
+		// not run unapproved, and the others' answers stand.
+		d.Errors = append(d.Errors, fmt.Sprintf("%s hook %q was not run: recording its approval failed: %v", h.Event, h.Shown(), err))
+		return h, SkipApprovalFailed, nil
 	}
 	// Judge the hook against the approval just written, with the script
 	// hashed once more: what runs must be what was approved.

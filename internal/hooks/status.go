@@ -41,6 +41,9 @@ const (
 	SkipModified       = trust.SkipModified
 	SkipUnreadable     = trust.SkipUnreadable
 	SkipSafeMode       = "safe mode"
+	// SkipApprovalFailed: consent was given but the approval could not be
+	// recorded (disk full, I/O error); a fail-closed guard then blocks.
+	SkipApprovalFailed = "approval could not be recorded"
 )
 
 // SkipReason is why run-event would not fire the hook without consent, ""

@@ -11,55 +11,31 @@ import (
 // answer, a payload or an allowlist can take at their largest.
 func benchDoc(kind string, n int) []byte {
 	var b strings.Builder
+	// each writes open, the n items item(i) writes separated by sep, close.
+	each := func(open, sep, close string, item func(i int)) {
+		b.WriteString(open)
+		for i := 0; i < n; i++ {
+			if i > 0 {
+				b.WriteString(sep)
+			}
+			item(i)
+		}
+		b.WriteString(close)
+	}
 	switch kind {
 	case "numbers":
-		b.WriteByte('[')
-		for i := 0; i < n; i++ {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			switch i % 3 {
-			case 0:
-				b.WriteString(strconv.Itoa(i))
-			case 1:
-				b.WriteString("-1.5e3")
-			default:
-				b.WriteString("0.25")
-			}
-		}
-		b.WriteByte(']')
+		each("[", ",", "]", func(i int) {
+			b.WriteString([]string{strconv.Itoa(i), "-1.5e3", "0.25"}[i%3])
+		})
 	case "literals":
 		words := []string{"true", "false", "null", "NaN", "Infinity", "-Infinity"}
-		b.WriteByte('[')
-		for i := 0; i < n; i++ {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			b.WriteString(words[i%len(words)])
-		}
-		b.WriteByte(']')
+		each("[", ", ", "]", func(i int) { b.WriteString(words[i%len(words)]) })
 	case "strings":
-		b.WriteByte('[')
-		for i := 0; i < n; i++ {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			if i%2 == 0 {
-				b.WriteString(`"rm -rf /tmp/x"`)
-			} else {
-				b.WriteString(`"é\n\u00e9\ud83d\ude00"`)
-			}
-		}
-		b.WriteByte(']')
+		each("[", ",", "]", func(i int) {
+			b.WriteString([]string{`"rm -rf /tmp/x"`, `"é\n\u00e9\ud83d\ude00"`}[i%2])
+		})
 	case "keys":
-		b.WriteByte('{')
-		for i := 0; i < n; i++ {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			fmt.Fprintf(&b, `"k%d":%d`, i, i)
-		}
-		b.WriteByte('}')
+		each("{", ",", "}", func(i int) { fmt.Fprintf(&b, `"k%d":%d`, i, i) })
 	case "nested":
 		// n elements in objects of lists, nested 8 deep and repeated.
 		const depth = 8

@@ -99,13 +99,77 @@ func TestWaitCancelled(t *testing.T) {
 	}
 }
 
+// A folder that does not exist yet is watched through its parent: it
+// appearing is a change, and once Set again, so are its files.
 func TestSetMissingFolder(t *testing.T) {
-	w, err := New()
-	if err != nil {
+	dir := t.TempDir()
+	config := filepath.Join(dir, "a", "b", "config.yaml")
+	w := newWatcher(t, config)
+	if err := os.MkdirAll(filepath.Dir(config), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	defer w.Close()
-	if err := w.Set([]string{"/nonexistent-folder-for-hermes/config.yaml"}); err == nil {
-		t.Error("no error for a folder that cannot be watched")
+	if got := wait(t, w); got != filepath.Join(dir, "a") {
+		t.Errorf("folder made: got %q, want %q", got, filepath.Join(dir, "a"))
+	}
+	if err := w.Set([]string{config}); err != nil {
+		t.Fatal(err)
+	}
+	write(t, config, "hooks: {}")
+	if got := wait(t, w); got != config {
+		t.Errorf("got %q, want %q", got, config)
+	}
+}
+
+// A watched folder deleted and made again (rm -rf of the scripts folder,
+// a checkout, HERMES_HOME restored from a backup) is watched again: each
+// step is a change, and an edit after it is seen.
+func TestWaitAfterFolderReplaced(t *testing.T) {
+	for _, how := range []string{"deleted", "moved away"} {
+		t.Run(how, func(t *testing.T) {
+			dir := t.TempDir()
+			scripts := filepath.Join(dir, "scripts")
+			script := filepath.Join(scripts, "hook.sh")
+			if err := os.Mkdir(scripts, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			write(t, script, "v1")
+			w := newWatcher(t, script)
+			var err error
+			if how == "deleted" {
+				err = os.RemoveAll(scripts)
+			} else {
+				err = os.Rename(scripts, filepath.Join(dir, "old"))
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := wait(t, w); got != script && got != scripts {
+				t.Errorf("folder %s: got %q, want %q or its folder", how, got, script)
+			}
+			if err := w.Set([]string{script}); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Mkdir(scripts, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if got := wait(t, w); got != scripts {
+				t.Errorf("folder made again: got %q, want %q", got, scripts)
+			}
+			if err := w.Set([]string{script}); err != nil {
+				t.Fatal(err)
+			}
+			write(t, script, "v2")
+			if got := wait(t, w); got != script {
+				t.Errorf("edit after the folder came back: got %q, want %q", got, script)
+			}
+			// The moved-away folder is not watched in its new place.
+			if how == "moved away" {
+				write(t, filepath.Join(dir, "old", "hook.sh"), "v3")
+				write(t, script, "v3")
+				if got := wait(t, w); got != script {
+					t.Errorf("after an edit in the old folder: got %q, want %q", got, script)
+				}
+			}
+		})
 	}
 }

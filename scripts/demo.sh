@@ -35,3 +35,26 @@ run "$bin" hooks doctor
 say "Review done: approve the new version."
 run "$bin" hooks accept "$demo/agent-hooks/guard.sh" --yes
 run "$bin" hooks doctor
+
+say "The agent itself runs whatever an approved script holds; protect routes its runs through hermes-guard, which decides as run-event does (sha256, owner, path rules)."
+run "$bin" hooks protect --all
+run "$bin" hooks list
+wrapped=$(sed -n 's/^ *command: "\(.*hermes-guard --event pre_tool_call .*\)"$/\1/p' "$demo/config.yaml" | sed "s|\${HERMES_HOME}|$demo|g")
+payload='{"hook_event_name": "pre_tool_call", "tool_name": "terminal", "tool_input": {"command": "rm -rf /"}}'
+say "What the agent runs now, with the payload it sends on stdin:"
+printf '\n$ echo %s | %s\n' "'$payload'" "$wrapped"
+# shellcheck disable=SC2086 # the wrapped command is words, as the agent splits it
+printf '%s' "$payload" | $wrapped || printf '(exit %s)\n' "$?"
+say "Another program rewrites the guard: the agent's next run is refused, and blocks (fail closed)."
+printf '#!/bin/sh\nexit 0\n' > "$demo/agent-hooks/guard.sh"
+printf '\n$ echo … | %s\n' "$wrapped"
+# shellcheck disable=SC2086
+printf '%s' "$payload" | $wrapped || printf '(exit %s)\n' "$?"
+say "Every run of the agent's hooks leaves an audit line: log and stats read them."
+run "$bin" hooks log
+run "$bin" hooks stats
+say "A lock of the reviewed hashes, for a team's CI: doctor --lock fails on any difference."
+run "$bin" hooks accept "$demo/agent-hooks/guard.sh" --yes
+run "$bin" hooks lock --output "$demo/hooks.lock.json"
+printf '# changed in a pull request\n' >> "$demo/agent-hooks/context.sh"
+run "$bin" hooks doctor --lock "$demo/hooks.lock.json" --no-smoke

@@ -272,7 +272,7 @@ func acceptRun(cmd *cobra.Command, opts *acceptOptions) error {
 		if e.ScriptSHA256 != "" {
 			hash = "sha256 " + e.ScriptSHA256[:12] + "…"
 		}
-		fmt.Fprintf(ios.Out, "%s approved  %s  %s  (%s)\n", cs.SuccessIcon(), esc(e.Event), esc(shownCommand(chosen[i].Spec)), hash)
+		fmt.Fprintf(ios.Out, "%s approved  %s  %s  (%s)\n", cs.SuccessIcon(), esc(e.Event), esc(chosen[i].Spec.Named()), hash)
 	}
 	fmt.Fprintf(ios.Out, "Allowlist: %s\n", esc(s.Store.Path))
 	return nil

@@ -174,7 +174,7 @@ func doctorRun(cmd *cobra.Command, opts *doctorOptions) error {
 		for _, r := range reports {
 			switch r.Kind {
 			case "shell":
-				fmt.Fprintf(w, "\n%s  %s\n", cs.Cyan(esc(r.Spec.Event)), cs.Bold(esc(shownCommand(*r.Spec))+protectedMark(*r.Spec)))
+				fmt.Fprintf(w, "\n%s  %s\n", cs.Cyan(esc(r.Spec.Event)), cs.Bold(esc(r.Spec.Named())+protectedMark(*r.Spec)))
 			case "home":
 				fmt.Fprintf(w, "\n%s  %s\n", cs.Cyan("home"), cs.Bold(esc(r.Name)))
 			case "gate":

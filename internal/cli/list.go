@@ -197,7 +197,7 @@ func renderShellHook(w io.Writer, cs iostreams.Palette, h hooks.ShellHook) {
 	case h.Approved:
 		state = cs.SuccessIcon() + " allowed"
 	}
-	fmt.Fprintf(w, "    %s  %s%s\n", state, esc(shownCommand(h.Spec)), protectedMark(h.Spec))
+	fmt.Fprintf(w, "    %s  %s%s\n", state, esc(h.Spec.Named()), protectedMark(h.Spec))
 	var attrs []string
 	if h.Matcher != nil {
 		attrs = append(attrs, "matcher: "+esc(h.Matcher.Source))
@@ -233,7 +233,7 @@ func driftNote(h hooks.ShellHook) string {
 	case h.Blocked() && h.Drift == "missing":
 		return " — the script cannot be read, so it cannot be checked against its approval: not run"
 	case h.Blocked():
-		return fmt.Sprintf(" — script modified since approval; review with: hermes hooks diff %s", shell.Quote(shownCommand(h.Spec)))
+		return fmt.Sprintf(" — script modified since approval; review with: hermes hooks diff %s", shell.Quote(h.Spec.Named()))
 	case h.Drift == "modified":
 		return " — script modified since approval (not pinned: it still fires)"
 	case h.Drift == "touched":

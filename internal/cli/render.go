@@ -193,15 +193,6 @@ func printOutcome(w io.Writer, o *hooks.Outcome) {
 	}
 }
 
-// shownCommand is how reports name a hook: as written, or, when protected,
-// by the command its guard runs (protectedMark says so).
-func shownCommand(s hooks.Spec) string {
-	if s.Protected() {
-		return s.InnerShown()
-	}
-	return s.Shown()
-}
-
 // protectedMark follows a protected hook's command in human output.
 func protectedMark(s hooks.Spec) string {
 	if s.Protected() {

@@ -234,7 +234,7 @@ func renderDispatch(f *Factory, e *hooks.Engine, d *hooks.Dispatch, webhooks []w
 			if r.Fired() {
 				renderRun(w, cs, r, false)
 			} else {
-				fmt.Fprintf(w, "\n  %s skipped (%s)  %s\n", cs.Gray("-"), esc(r.SkipReason), esc(shownCommand(r.Hook.Spec)))
+				fmt.Fprintf(w, "\n  %s skipped (%s)  %s\n", cs.Gray("-"), esc(r.SkipReason), esc(r.Hook.Spec.Named()))
 				if a := r.Eval.Answer; a != nil {
 					fmt.Fprintf(w, "    fail_closed: %s\n", esc(fmt.Sprint(a.Wire())))
 				}
@@ -276,7 +276,7 @@ func consentFor(f *Factory, cmd *cobra.Command, e *hooks.Engine, localFlag bool)
 				reason = blockWords(h.SkipReason())
 			}
 			fmt.Fprintf(ios.ErrOut, "%s skipped %s hook %q: %s: %s; not offered for approval\n",
-				ios.ErrColors().WarningIcon(), esc(h.Event), shownCommand(h.Spec), esc(reason), esc(h.Unapprovable))
+				ios.ErrColors().WarningIcon(), esc(h.Event), h.Spec.Named(), esc(reason), esc(h.Unapprovable))
 			return hooks.Grant{}, nil
 		}
 		via := ""
@@ -299,14 +299,14 @@ func consentFor(f *Factory, cmd *cobra.Command, e *hooks.Engine, localFlag bool)
 			return hooks.Grant{OK: ok, Via: allowlist.ViaPrompt, SHA256: sha}, err
 		}
 		cs := ios.ErrColors()
-		cmdText := esc(shell.Quote(shownCommand(h.Spec)))
+		cmdText := esc(shell.Quote(h.Spec.Named()))
 		switch reason := h.SkipReason(); {
 		case h.Blocked():
 			fmt.Fprintf(ios.ErrOut, "%s skipped %s hook %q: %s (%s).\n  Review the change with: hermes hooks diff %s\n  then re-approve with: hermes hooks accept %s --event %s --yes (or run with --accept-hooks, which records the new hash)\n",
-				cs.WarningIcon(), esc(h.Event), shownCommand(h.Spec), esc(blockWords(reason)), esc(h.Script), cmdText, cmdText, esc(h.Event))
+				cs.WarningIcon(), esc(h.Event), h.Spec.Named(), esc(blockWords(reason)), esc(h.Script), cmdText, cmdText, esc(h.Event))
 		default:
 			fmt.Fprintf(ios.ErrOut, "%s skipped %s hook %q: not approved.\n  Approve it with 'hermes hooks accept', or let unseen hooks run with --accept-hooks, HERMES_ACCEPT_HOOKS=1 or hooks_auto_accept: true in the config.\n",
-				cs.WarningIcon(), esc(h.Event), shownCommand(h.Spec))
+				cs.WarningIcon(), esc(h.Event), h.Spec.Named())
 		}
 		return hooks.Grant{}, nil
 	}
@@ -337,7 +337,7 @@ func warnAutoReapproval(f *Factory, s *hooks.Setup, h hooks.ShellHook, via strin
 		}
 	}
 	fmt.Fprintf(f.IO.ErrOut, "%s re-approving %s hook %q through %s: its script %s changed since approval (%s); review it with: hermes hooks diff %s\n",
-		f.IO.ErrColors().WarningIcon(), esc(h.Event), shownCommand(h.Spec), via, esc(h.Script), esc(change), esc(shell.Quote(shownCommand(h.Spec))))
+		f.IO.ErrColors().WarningIcon(), esc(h.Event), h.Spec.Named(), via, esc(h.Script), esc(change), esc(shell.Quote(h.Spec.Named())))
 }
 
 func shortSHA(sha string) string {
@@ -363,7 +363,7 @@ func promptApproval(f *Factory, s *hooks.Setup, h hooks.ShellHook) (ok bool, sha
 		if h.Approved {
 			title = "Shell hook needs re-approval (" + blockWords(h.SkipReason()) + "):"
 		}
-		fmt.Fprintf(w, "\n%s\n  event:   %s\n  command: %s\n", title, esc(h.Event), esc(shownCommand(h.Spec)))
+		fmt.Fprintf(w, "\n%s\n  event:   %s\n  command: %s\n", title, esc(h.Event), esc(h.Spec.Named()))
 		if runs := s.RunsAs(h.Spec); runs != "" {
 			fmt.Fprintf(w, "  runs as: %s\n", esc(runs))
 		}

@@ -278,7 +278,7 @@ func renderRun(w io.Writer, cs iostreams.Palette, r hooks.ShellRun, showApproval
 			state = cs.WarningIcon() + " " + esc(why) + " — run because test was asked to  "
 		}
 	}
-	fmt.Fprintf(w, "\n  %s%s%s\n", state, cs.Bold(esc(shownCommand(h.Spec))), protectedMark(h.Spec))
+	fmt.Fprintf(w, "\n  %s%s%s\n", state, cs.Bold(esc(h.Spec.Named())), protectedMark(h.Spec))
 	res := r.Result
 	if r.GuardRefusal != "" {
 		fmt.Fprintf(w, "    %s refused by the guard: %s\n", cs.FailureIcon(), esc(r.GuardRefusal))
@@ -366,7 +366,7 @@ func dryRun(ios *iostreams.IOStreams, e *hooks.Engine, event, tool string, wire 
 			case why != "":
 				state = cs.WarningIcon() + " " + esc(why)
 			}
-			fmt.Fprintf(w, "  %s  %s  (timeout %ds)\n", state, esc(shownCommand(h.Spec)), h.Timeout)
+			fmt.Fprintf(w, "  %s  %s  (timeout %ds)\n", state, esc(h.Spec.Named()), h.Timeout)
 		}
 	}
 	fmt.Fprintf(w, "\nstdin:\n%s\n", esc(string(hooks.WireBytes(wire))))

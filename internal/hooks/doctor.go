@@ -238,8 +238,8 @@ func driftCheck(h ShellHook) Check {
 	if !h.Fingerprint.Mtime.IsZero() {
 		now = allowlist.MtimeString(h.Fingerprint.Mtime)
 	}
-	reapprove := fmt.Sprintf("hermes hooks accept %s --event %s --yes", quote(h.Shown()), shell.Quote(h.Event))
-	review := "review with: hermes hooks diff " + quote(h.Shown()) + ", then re-approve with: " + reapprove
+	reapprove := fmt.Sprintf("hermes hooks accept %s --event %s --yes", quote(h.Named()), shell.Quote(h.Event))
+	review := "review with: hermes hooks diff " + quote(h.Named()) + ", then re-approve with: " + reapprove
 	unpinned := h.Approval.ScriptSHA256 == ""
 	switch h.Drift {
 	case allowlist.DriftModified:

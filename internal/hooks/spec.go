@@ -104,6 +104,16 @@ func (s Spec) InnerShown() string {
 	return s.Inner
 }
 
+// Named is the command a user names the hook by in output and hints: the
+// inner command of a protected hook (every command takes it), else the
+// command as written.
+func (s Spec) Named() string {
+	if s.Protected() {
+		return s.InnerShown()
+	}
+	return s.Shown()
+}
+
 // Parsed is what the hooks: block declares, after validation.
 type Parsed struct {
 	Specs       []Spec // events in file order, entries in list order

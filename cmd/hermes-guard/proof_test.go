@@ -156,6 +156,18 @@ func (l *lab) auditLines() int {
 	return bytes.Count(data, []byte("\n"))
 }
 
+// waitAuditLines waits until the audit log holds n lines (a witness writes
+// after the agent's runner returned) and returns the last one.
+func (l *lab) waitAuditLines(n int) string {
+	l.t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); l.auditLines() < n && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
+	}
+	data, _ := os.ReadFile(filepath.Join(l.hh, "logs", "hooks.jsonl"))
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	return lines[len(lines)-1]
+}
+
 const payload = `{"hook_event_name": "pre_tool_call", "tool_name": "terminal", "tool_input": {"command": "ls"}}`
 
 // TestAgentSeesTheSame is SPEC §17's proof: the agent's own runner gets the
@@ -210,14 +222,16 @@ func TestAgentSeesTheSame(t *testing.T) {
 			if !bytes.Equal(bare.Answer, guarded.Answer) {
 				t.Errorf("answer: bare %s, protected %s", bare.Answer, guarded.Answer)
 			}
-			want := 1
 			if tc.name == "timeout" {
-				// The agent's killpg takes the guard with the hook: nothing
-				// is left to write the line.
-				want = 0
+				// The agent's killpg takes the guard with the hook; the
+				// guard's witness, outside the group, writes the line.
+				last := l.waitAuditLines(before + 1)
+				if !strings.Contains(last, `"timed_out":true`) || !strings.Contains(last, `"via":"exec"`) {
+					t.Errorf("the timed-out run's line: %s", last)
+				}
 			}
-			if got := l.auditLines() - before; got != want {
-				t.Errorf("audit lines written: %d, want %d", got, want)
+			if got := l.auditLines() - before; got != 1 {
+				t.Errorf("audit lines written: %d, want 1", got)
 			}
 		})
 	}

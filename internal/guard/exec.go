@@ -110,6 +110,7 @@ func (g *run) exec(d Dialect) int {
 		}
 		return g.failStart(shell.StartError(err, g.inv.Inner[0]))
 	}
+	wit := g.watch()
 	if inW >= 0 {
 		go func() {
 			// A hook that does not read its stdin makes this fail: fine.
@@ -171,6 +172,7 @@ func (g *run) exec(d Dialect) int {
 		}
 	}
 	g.record(audit.Record{Status: audit.StatusRan, Result: res, Signal: int(sig)}, g.judge(res).Answer)
+	wit.finish()
 	if sig != 0 {
 		raise(sig)
 		return 128 + int(sig) // not reached

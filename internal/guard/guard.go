@@ -24,6 +24,9 @@ var Settings = trust.Settings{PinScripts: true, StrictModes: true}
 // It returns the exit code; when COMMAND died of a signal, Main dies of the
 // same signal and does not return.
 func Main(args []string) int {
+	if isWitness(args) {
+		return witnessMain(os.Stdin)
+	}
 	g := &run{start: time.Now(), args: args, userHome: os.Getenv("HOME")}
 	g.hermesHome = os.Getenv("HERMES_HOME")
 	if g.hermesHome == "" {

@@ -89,6 +89,12 @@ func (l *Line) Outcome() string {
 	switch kind {
 	case OutcomeBlock, OutcomeModify, OutcomeApprove, OutcomeContext:
 		return kind
+	case "deny":
+		// A gateway handler's slash-command decision (SPEC §21): a deny
+		// stops the command, a rewrite runs another one in its place.
+		return OutcomeBlock
+	case "rewrite":
+		return OutcomeModify
 	}
 	if l.Signal != 0 || l.ExitCode != nil && *l.ExitCode != 0 {
 		return OutcomeFailed

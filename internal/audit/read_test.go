@@ -26,6 +26,9 @@ func TestOutcome(t *testing.T) {
 		{`{"time":"2026-12-01T10:00:00Z","event":"e","kind":"shell","command":"c","exit_code":null,"via":"exec","status":"skipped","refusal":"outside project"}`, "skipped"},
 		{`{"time":"2026-12-01T10:00:00Z","event":"e","kind":"shell","command":"c","exit_code":null,"status":"interrupted"}`, "interrupted"},
 		{`{"time":"2026-12-01T10:00:00Z","event":"agent:start","kind":"gateway","name":"n","error":"boom"}`, "failed"},
+		{`{"time":"2026-12-01T10:00:00Z","event":"command:status","kind":"gateway","name":"n","error":null,"parsed":{"decision":"deny"},"answer":"deny"}`, "block"},
+		{`{"time":"2026-12-01T10:00:00Z","event":"command:m","kind":"gateway","name":"n","error":null,"parsed":{"decision":"rewrite","command":"/model x"},"answer":"rewrite"}`, "modify"},
+		{`{"time":"2026-12-01T10:00:00Z","event":"command:reset","kind":"gateway","name":"n","error":null,"parsed":{"decision":"handled"},"answer":"handled"}`, "ok"},
 		// NaN is the agent's JSON, not encoding/json's: read all the same.
 		{`{"time":"2026-12-01T10:00:00Z","event":"e","kind":"shell","command":"c","exit_code":0,"parsed":{"action":"modify","args":{"x":NaN}}}`, "modify"},
 	} {

@@ -104,6 +104,13 @@ func (e *Engine) FireGateway(ctx context.Context, event string, context *pyjson.
 		}
 	}
 	if record && e.Config.Settings.AuditLog {
+		// The handler that decided a slash command's fate says so in its
+		// line (SPEC §21), so log and stats show a deny as what it was.
+		decidedBy, decision := -1, gateway.Decision{}
+		if gateway.IsCommandEvent(event) {
+			decision = gateway.Decide(event, g.Hooks, results)
+			decidedBy = decision.By
+		}
 		for i, res := range results {
 			if g.Unavailable[i] || res.NotRun {
 				continue
@@ -116,6 +123,9 @@ func (e *Engine) FireGateway(ctx context.Context, event string, context *pyjson.
 			rec := audit.Record{Time: e.Now(), Event: event, Kind: "gateway", Name: h.Name, SHA256: sha,
 				Result: shell.Result{TimedOut: res.Status == gateway.StatusTimeout},
 				Error:  res.Error, Elapsed: res.ElapsedSeconds}
+			if i == decidedBy {
+				rec.Answer, rec.AnswerKind = decision, decision.Decision
+			}
 			if aerr := audit.Append(e.Loc.Home, rec); aerr != nil {
 				g.Warnings = append(g.Warnings, fmt.Sprintf("gateway hook %s ran but was not recorded: %v", h.Name, aerr))
 			}

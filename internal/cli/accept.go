@@ -269,7 +269,10 @@ func acceptRun(cmd *cobra.Command, opts *acceptOptions) error {
 	fmt.Fprintln(ios.Out)
 	for i, e := range entries {
 		hash := "no hash recorded: the script cannot be read"
-		if e.ScriptSHA256 != "" {
+		switch {
+		case chosen[i].NoScript:
+			hash = "no script file: the command string is what is approved"
+		case e.ScriptSHA256 != "":
 			hash = "sha256 " + e.ScriptSHA256[:12] + "…"
 		}
 		fmt.Fprintf(ios.Out, "%s approved  %s  %s  (%s)\n", cs.SuccessIcon(), esc(e.Event), esc(chosen[i].Spec.Named()), hash)
@@ -386,6 +389,9 @@ func refuseUnsafe(s *hooks.Setup, hs []hooks.ShellHook) error {
 func unreadable(h hooks.ShellHook) string {
 	if h.ParseErr != nil {
 		return h.ParseErr.Error()
+	}
+	if h.NoScript {
+		return "" // the command string is what is approved (SPEC §19)
 	}
 	if !filepath.IsAbs(h.Script) {
 		return fmt.Sprintf("%q is not found", h.Script)

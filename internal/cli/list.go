@@ -212,6 +212,8 @@ func renderShellHook(w io.Writer, cs iostreams.Palette, h hooks.ShellHook) {
 		fmt.Fprintf(w, "        %s %s\n", cs.FailureIcon(), esc(h.ParseErr.Error()))
 	case h.ExecErr != nil:
 		fmt.Fprintf(w, "        script: %s  %s %s\n", esc(h.Script), cs.FailureIcon(), esc(h.ExecErr.Error()))
+	case h.NoScript:
+		fmt.Fprintln(w, "        script: none (a pipeline of programs: the command string is what is approved)")
 	default:
 		fmt.Fprintf(w, "        script: %s\n", esc(h.Script))
 	}
@@ -230,6 +232,8 @@ func renderShellHook(w io.Writer, cs iostreams.Palette, h hooks.ShellHook) {
 // driftNote explains a drift state in a few words.
 func driftNote(h hooks.ShellHook) string {
 	switch {
+	case h.NoScript:
+		return " — no script file: the command string is what is approved"
 	case h.Blocked() && h.Drift == "missing":
 		return " — the script cannot be read, so it cannot be checked against its approval: not run"
 	case h.Blocked():

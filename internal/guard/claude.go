@@ -18,12 +18,12 @@ func newClaudeDialect() Dialect { return &claudeDialect{} }
 
 func (c *claudeDialect) projectDir(inv Invocation) string { return inv.Extra["--project-dir"] }
 
-func (c *claudeDialect) ScriptArgv(inv Invocation) []string {
+func (c *claudeDialect) ScriptArgv(inv Invocation) ([]string, bool) {
 	words, ok := dialect.ScriptWords(inv.Inner, c.projectDir(inv))
 	if !ok {
-		return inv.Inner
+		return inv.Inner, true
 	}
-	return words
+	return words, dialect.HasScriptFile(words)
 }
 
 func (c *claudeDialect) Input(inv Invocation, payload []byte) (In, error) {

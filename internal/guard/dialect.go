@@ -43,7 +43,9 @@ type Out struct {
 // finds the script in (SPEC §4 on the hook as the dialect runs it), when
 // they are not COMMAND's own.
 type ScriptJudge interface {
-	ScriptArgv(inv Invocation) []string
+	// ScriptArgv returns those words, and whether a script file is among
+	// them (false: a pipeline of programs, approved as a command string).
+	ScriptArgv(inv Invocation) (argv []string, file bool)
 }
 
 // dialects are the dialects the guard knows, by --dialect name: each makes
@@ -72,15 +74,17 @@ func dialectOf(inv Invocation) (Dialect, error) {
 	return nil, fmt.Errorf("unknown --dialect %q (known: %s)", name, strings.Join(known, ", "))
 }
 
-// JudgedArgv is the argv the trust decision finds a guarded hook's script
-// in: COMMAND, or what its dialect says. Used by the guard and by every
-// command of hermes that judges a protected hook, so both judge the same
-// file.
-func JudgedArgv(inv Invocation) []string {
+// Judged is what the trust decision judges of a guarded hook: the argv it
+// finds the script in (COMMAND, or what its dialect says), or, with
+// noScript, none (the command string itself is what was approved). Used by
+// the guard and by every command of hermes that judges a protected hook,
+// so both judge the same file.
+func Judged(inv Invocation) (argv []string, noScript bool) {
 	if d, err := dialectOf(inv); err == nil && d != nil {
 		if j, ok := d.(ScriptJudge); ok {
-			return j.ScriptArgv(inv)
+			argv, file := j.ScriptArgv(inv)
+			return argv, !file
 		}
 	}
-	return inv.Inner
+	return inv.Inner, false
 }

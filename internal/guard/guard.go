@@ -55,7 +55,8 @@ func Main(args []string) int {
 	}
 	g.command = entry.Command
 	d, derr := dialectOf(inv)
-	v := trust.Decide(list, trust.Hook{Event: inv.Event, Command: entry.Command, Argv: JudgedArgv(inv), Home: g.userHome}, Settings)
+	judged, noScript := Judged(inv)
+	v := trust.Decide(list, trust.Hook{Event: inv.Event, Command: entry.Command, Argv: judged, NoScript: noScript, Home: g.userHome}, Settings)
 	g.sha = v.SHA256()
 	if !v.Allowed() {
 		next := "see what changed with: hermes hooks diff " + shell.Quote(g.innerText()) + ", then approve it with: hermes hooks accept " + shell.Quote(g.innerText())

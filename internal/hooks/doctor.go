@@ -10,7 +10,6 @@ import (
 	"sync"
 
 	"github.com/hermes-hooks/hermes/internal/allowlist"
-	dialect "github.com/hermes-hooks/hermes/internal/dialect/claude"
 	"github.com/hermes-hooks/hermes/internal/guard"
 	"github.com/hermes-hooks/hermes/internal/hooks/gateway"
 	"github.com/hermes-hooks/hermes/internal/pyjson"
@@ -216,10 +215,10 @@ func (e *Engine) staticChecks(h ShellHook) HookReport {
 			r.add("guard", CheckOK, "protected: the agent runs it through %s", h.Guard.Guard)
 		}
 		if _, ok := guard.DialectCommand(*h.Guard); ok {
-			if dialect.HasScriptFile(guard.JudgedArgv(*h.Guard)) {
+			if _, noScript := guard.Judged(*h.Guard); !noScript {
 				r.add("dialect", CheckOK, "a Claude Code hook (run through sh -c in the Claude Code dialect); the approval pins its script %s", h.Script)
 			} else {
-				r.add("dialect", CheckOK, "a Claude Code hook with no script file: what is approved is the command string itself (and %s, the program it starts)", h.Script)
+				r.add("dialect", CheckOK, "a Claude Code hook with no script file: what is approved is the command string itself (no file is hashed; the programs it starts are found in PATH when it runs)")
 			}
 		}
 	case e.Config.Settings.PinScripts && h.ParseErr == nil:
@@ -230,6 +229,10 @@ func (e *Engine) staticChecks(h ShellHook) HookReport {
 
 func driftCheck(h ShellHook) Check {
 	c := Check{Name: "drift"}
+	if h.NoScript {
+		c.Status, c.Message = CheckOK, "no script file: the approval is the command string itself, which cannot drift"
+		return c
+	}
 	recorded := "unknown"
 	if h.Approval.ScriptMtime != nil {
 		recorded = *h.Approval.ScriptMtime

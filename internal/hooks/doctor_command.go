@@ -96,6 +96,11 @@ func isInterpreter(program string) bool {
 // (`cat NOTES.md` runs cat): the script word is an argument, which drift
 // and the pin still follow, but never "a script that can run".
 func executableChecks(h ShellHook) []Check {
+	if h.NoScript {
+		// A pipeline of programs (SPEC §19): no script to check; the
+		// dialect check says what is approved.
+		return nil
+	}
 	if h.ParseErr == nil && h.FirstWord && len(h.Argv) > 0 && !strings.Contains(h.Argv[0], "/") {
 		// A bare first word is a program found on PATH, not a script of
 		// the user's (`cat NOTES.md`).

@@ -86,7 +86,8 @@ func (s *Setup) inspectWith(spec Spec, list *allowlist.List, look trust.Probes, 
 	if spec.Guard != nil {
 		// The guard judges the script it guards, pinned and strictly: so
 		// does every command that shows or fires it.
-		th.Argv, settings = guard.JudgedArgv(*spec.Guard), guard.Settings
+		th.Argv, th.NoScript = guard.Judged(*spec.Guard)
+		settings = guard.Settings
 	}
 	v := trust.DecideWith(list, th, settings, look)
 	var pe *shell.ParseError

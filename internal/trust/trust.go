@@ -39,6 +39,11 @@ type Hook struct {
 	Argv []string
 	// Home is the user's home, for a leading "~".
 	Home string
+	// NoScript says the hook has no script file by design: a Claude Code
+	// command that is a pipeline of programs (SPEC §19). What is approved
+	// is then the command string itself, which the allowlist entry holds
+	// word for word; no file is hashed, and none can drift.
+	NoScript bool
 }
 
 // Probes are how a decision looks at the files a hook names: asked now
@@ -82,6 +87,9 @@ type Verdict struct {
 	// Present: something (readable or not, any type) is at the script
 	// path, by lstat.
 	Present bool
+	// NoScript: the hook has no script file by design (Hook.NoScript);
+	// the approval is the command string itself.
+	NoScript bool
 
 	Approved    bool
 	Approval    allowlist.Entry // the entry found, when Approved
@@ -169,7 +177,10 @@ func DecideWith(list *allowlist.List, h Hook, s Settings, look Probes) Verdict {
 	} else {
 		v.Argv, v.ParseErr = shell.Argv(h.Command, h.Home)
 	}
-	if v.ParseErr == nil {
+	if v.ParseErr == nil && h.NoScript {
+		// Nothing to resolve, hash or check: the approval is the command.
+		v.NoScript = true
+	} else if v.ParseErr == nil {
 		v.Script, v.FirstWord = shell.ResolveScript(v.Argv)
 		v.ExecErr = look.Executable(v.Script, v.FirstWord)
 		v.Refusal = TildeRefusal(shell.TildeScript(v.Argv))
@@ -201,6 +212,11 @@ func DecideWith(list *allowlist.List, h Hook, s Settings, look Probes) Verdict {
 		v.Fingerprint = look.Fingerprint(v.Script)
 	}
 	v.Drift = allowlist.DriftOf(v.Approval, v.Fingerprint)
+	if v.NoScript {
+		// The entry holds the command string word for word: it is the
+		// thing approved, and the lookup by it is its comparison.
+		v.Drift = allowlist.DriftUnchanged
+	}
 	ours := v.Approval.ApprovedVia != ""
 	v.Pinned = s.PinScripts && (v.Approval.Pinned() || ours)
 	if v.Pinned && !v.Approval.Pinned() && v.Present {

@@ -176,3 +176,20 @@ func TestUnhashable(t *testing.T) {
 		t.Fatalf("a readable script: %q", why)
 	}
 }
+
+// A hook with no script file by design is judged by its approval alone:
+// nothing is hashed or checked, nothing can drift, and without an entry
+// for exactly that command it is not approved.
+func TestDecideNoScript(t *testing.T) {
+	cmd := "/g --event pre_tool_call --dialect claude -- sh -c 'jq . | grep -q rm'"
+	argv := []string{"jq", ".", "|", "grep", "-q", "rm"}
+	l := approve("pre_tool_call", cmd, allowlist.ViaAccept, allowlist.Fingerprint{Err: allowlist.ErrNoScript})
+	v := Decide(l, Hook{Event: "pre_tool_call", Command: cmd, Argv: argv, NoScript: true}, Settings{PinScripts: true, StrictModes: true})
+	if !v.Allowed() || !v.NoScript || v.Script != "" || v.SHA256() != "" || v.Drift != allowlist.DriftUnchanged {
+		t.Fatalf("allowed=%v noScript=%v script=%q sha=%q drift=%q reason=%q", v.Allowed(), v.NoScript, v.Script, v.SHA256(), v.Drift, v.Reason())
+	}
+	other := Decide(l, Hook{Event: "pre_tool_call", Command: cmd + " ", Argv: argv, NoScript: true}, on)
+	if other.Allowed() || other.Reason() != SkipNotApproved {
+		t.Fatalf("another command string: allowed=%v reason=%q", other.Allowed(), other.Reason())
+	}
+}

@@ -73,6 +73,9 @@ type gatewayHookJSON struct {
 	Loaded   bool     `json:"loaded"`
 	Handler  *string  `json:"handler"`
 	Problems []string `json:"problems"`
+	// Unsafe names who else could change the hook (SPEC §13.2 rule 3):
+	// run-event and test do not run it, the agent would load it.
+	Unsafe *string `json:"unsafe"`
 }
 
 type webhookJSON struct {
@@ -118,7 +121,7 @@ func listRun(cmd *cobra.Command, opts *listOptions) error {
 		for _, g := range gw {
 			out.GatewayHooks = append(out.GatewayHooks, gatewayHookJSON{Name: g.Name, Dir: g.Dir,
 				Events: nonNil(g.Events), Enabled: g.Enabled, Loaded: g.Loaded,
-				Handler: nullableString(g.Handler), Problems: nonNil(g.Problems)})
+				Handler: nullableString(g.Handler), Problems: nonNil(g.Problems), Unsafe: errString(g.Unsafe)})
 		}
 		for _, w := range s.Parsed.Webhooks {
 			out.OutboundWebhooks = append(out.OutboundWebhooks, webhookJSON{Label: w.Name, URL: w.Shown,
@@ -263,8 +266,13 @@ func renderGatewayHooks(w io.Writer, cs iostreams.Palette, s *hooks.Setup, gw []
 			state = cs.InfoIcon() + " disabled"
 		case !g.Loaded:
 			state = cs.FailureIcon() + " not loaded"
+		case g.Unsafe != nil:
+			state = cs.FailureIcon() + " not run: someone else can change it"
 		}
 		fmt.Fprintf(w, "\n  %s  %s\n", state, cs.Cyan(esc(g.Name)))
+		if g.Unsafe != nil {
+			fmt.Fprintf(w, "        %s %s (the agent would load it; run-event and test do not run it)\n", cs.FailureIcon(), esc(g.Unsafe.Error()))
+		}
 		fmt.Fprintf(w, "        folder: %s\n", esc(g.Dir))
 		if len(g.Events) > 0 {
 			fmt.Fprintf(w, "        events: %s\n", esc(strings.Join(g.Events, ", ")))
@@ -303,4 +311,13 @@ func renderWebhooks(w io.Writer, cs iostreams.Palette, webhooks []hooks.Webhook)
 		attrs = append(attrs, fmt.Sprintf("timeout: %ds", h.Timeout))
 		fmt.Fprintf(w, "        %s\n", strings.Join(attrs, "  "))
 	}
+}
+
+// errString is err's message, nil (null) for no error.
+func errString(err error) *string {
+	if err == nil {
+		return nil
+	}
+	m := err.Error()
+	return &m
 }

@@ -240,7 +240,11 @@ func Unhashable(fp allowlist.Fingerprint) string {
 	if _, err := os.Lstat(fp.Path); err != nil {
 		return ""
 	}
-	return fmt.Sprintf("the script %s cannot be read (%s), so its sha256 cannot be recorded; make it readable (chmod u+r), then approve it", fp.Path, unwrap(fp.Err))
+	fix := "make it a readable regular file"
+	if errors.Is(fp.Err, fs.ErrPermission) {
+		fix = "make it readable (chmod u+r)"
+	}
+	return fmt.Sprintf("the script %s cannot be read (%s), so its sha256 cannot be recorded; %s, then approve it", fp.Path, unwrap(fp.Err), fix)
 }
 
 // unwrap is the OS reason of err without the path the message names.

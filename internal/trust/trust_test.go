@@ -1,6 +1,7 @@
 package trust
 
 import (
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -162,14 +163,22 @@ func TestDecideAgentApprovalOwnership(t *testing.T) {
 	}
 }
 
+// p0 is a file that exists (Unhashable asks lstat).
+func p0(t *testing.T) string { return script(t, "#!/bin/sh\n", 0o700) }
+
 func TestUnhashable(t *testing.T) {
 	dir := t.TempDir()
 	missing := filepath.Join(dir, "none.sh")
 	if why := Unhashable(allowlist.FingerprintNow(missing)); why != "" {
 		t.Fatalf("nothing there: %q", why)
 	}
-	if why := Unhashable(allowlist.FingerprintNow(dir)); !strings.Contains(why, "cannot be read") {
+	if why := Unhashable(allowlist.FingerprintNow(dir)); !strings.Contains(why, "cannot be read") ||
+		!strings.Contains(why, "readable regular file") || strings.Contains(why, "chmod") {
 		t.Fatalf("a folder: %q", why)
+	}
+	denied := allowlist.Fingerprint{Path: p0(t), Err: &fs.PathError{Op: "open", Path: "x", Err: fs.ErrPermission}}
+	if why := Unhashable(denied); !strings.Contains(why, "chmod u+r") {
+		t.Fatalf("permission denied: %q", why)
 	}
 	p := script(t, "#!/bin/sh\n", 0o700)
 	if why := Unhashable(allowlist.FingerprintNow(p)); why != "" {

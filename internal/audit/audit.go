@@ -104,8 +104,8 @@ func Append(home string, r Record) error {
 // encode is the line of r, newline included.
 func encode(r Record) ([]byte, error) {
 	j := auditJSON{Time: allowlist.FormatTime(r.Time), Event: r.Event, Kind: r.Kind,
-		SHA256: optionalString(r.SHA256), ExitCode: r.Result.ExitCode, TimedOut: r.Result.TimedOut,
-		Error: optionalString(r.Result.Err), ElapsedSeconds: r.Result.ElapsedSeconds(), Parsed: r.Answer}
+		SHA256: pyjson.NullIfEmpty(r.SHA256), ExitCode: r.Result.ExitCode, TimedOut: r.Result.TimedOut,
+		Error: pyjson.NullIfEmpty(r.Result.Err), ElapsedSeconds: r.Result.ElapsedSeconds(), Parsed: r.Answer}
 	if r.SHA256After != "" && r.SHA256After != r.SHA256 {
 		j.SHA256Before, j.SHA256After = &r.SHA256, &r.SHA256After
 	}
@@ -123,7 +123,7 @@ func encode(r Record) ([]byte, error) {
 		j.Refusal = json.RawMessage("null")
 	}
 	if r.Kind == "gateway" {
-		j.Name, j.Error, j.ElapsedSeconds = &r.Name, optionalString(r.Error), r.Elapsed
+		j.Name, j.Error, j.ElapsedSeconds = &r.Name, pyjson.NullIfEmpty(r.Error), r.Elapsed
 	} else {
 		j.Command = &r.Command
 	}
@@ -134,12 +134,4 @@ func encode(r Record) ([]byte, error) {
 		return nil, err
 	}
 	return pyjson.RestoreNonFinite(buf.Bytes()), nil
-}
-
-// optionalString maps "" (absent) to nil (null).
-func optionalString(s string) *string {
-	if s == "" {
-		return nil
-	}
-	return &s
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"github.com/hermes-hooks/hermes/internal/pyjson"
 	"math"
 	"path/filepath"
 	"strings"
@@ -260,7 +261,7 @@ func acceptRun(cmd *cobra.Command, opts *acceptOptions) error {
 	if opts.JSON {
 		out := acceptJSON{where(s.Loc), []approvedHookJSON{}}
 		for i, e := range entries { // one entry per chosen hook, in order
-			out.Approved = append(out.Approved, approvedHookJSON{e.Event, commandOf(chosen[i].Spec), nullableString(e.ScriptSHA256)})
+			out.Approved = append(out.Approved, approvedHookJSON{e.Event, commandOf(chosen[i].Spec), pyjson.NullIfEmpty(e.ScriptSHA256)})
 		}
 		return writeJSON(ios.Out, out)
 	}

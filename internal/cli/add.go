@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"github.com/hermes-hooks/hermes/internal/pyjson"
 
 	"github.com/spf13/cobra"
 
@@ -88,7 +89,7 @@ func addRun(cmd *cobra.Command, opts *addOptions) error {
 	})
 	if errors.Is(err, hooks.ErrAlreadyConfigured) {
 		if opts.JSON {
-			out := addJSON{editJSON: editJSON{where(s.Loc), false, ""}, Event: h.Event, Command: h.Command, Matcher: nullableString(h.Matcher)}
+			out := addJSON{editJSON: editJSON{where(s.Loc), false, ""}, Event: h.Event, Command: h.Command, Matcher: pyjson.NullIfEmpty(h.Matcher)}
 			if h.Timeout > 0 {
 				out.Timeout = &h.Timeout
 			}
@@ -104,7 +105,7 @@ func addRun(cmd *cobra.Command, opts *addOptions) error {
 	}
 	if opts.JSON {
 		out := addJSON{editJSON: editJSON{where(s.Loc), res.Changed, res.Diff}, Event: h.Event, Command: h.Command,
-			Matcher: nullableString(h.Matcher)}
+			Matcher: pyjson.NullIfEmpty(h.Matcher)}
 		if h.Timeout > 0 {
 			out.Timeout = &h.Timeout
 		}

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"github.com/hermes-hooks/hermes/internal/pyjson"
 
 	"github.com/spf13/cobra"
 )
@@ -58,8 +59,8 @@ func approvalsRun(cmd *cobra.Command, opts *approvalsOptions) error {
 		out := approvalsJSON{whereJSON: where(s.Loc), Approvals: []approvalJSON{}}
 		for _, a := range approvals {
 			j := approvalJSON{Event: a.Entry.Event, commandJSON: commandJSON{Command: a.Shown()},
-				ApprovedAt: nullableString(a.Entry.ApprovedAt), ApprovedVia: nullableString(a.Entry.ApprovedVia),
-				Pinned: a.Entry.Pinned(), Drift: nullableString(string(a.Drift)), Stale: a.Stale()}
+				ApprovedAt: pyjson.NullIfEmpty(a.Entry.ApprovedAt), ApprovedVia: pyjson.NullIfEmpty(a.Entry.ApprovedVia),
+				Pinned: a.Entry.Pinned(), Drift: pyjson.NullIfEmpty(string(a.Drift)), Stale: a.Stale()}
 			if a.Hook != nil {
 				j.commandJSON = commandOf(*a.Hook)
 			}

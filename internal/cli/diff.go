@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"github.com/hermes-hooks/hermes/internal/pyjson"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -75,13 +76,13 @@ func diffRun(cmd *cobra.Command, opts *diffOptions) error {
 	}
 	d, derr := s.DiffScript(*h)
 	out := diffJSON{whereJSON: where(s.Loc), commandJSON: commandOf(h.Spec),
-		Event: h.Event, Script: nullableString(h.Script)}
+		Event: h.Event, Script: pyjson.NullIfEmpty(h.Script)}
 	switch {
 	case derr != nil:
 		if !errors.Is(derr, hooks.ErrNotApproved) && !errors.Is(derr, hooks.ErrNoSnapshot) && !errors.Is(derr, hooks.ErrScriptMissing) {
 			return derr
 		}
-		out.Status, out.Reason = "cannot_compare", nullableString(derr.Error())
+		out.Status, out.Reason = "cannot_compare", pyjson.NullIfEmpty(derr.Error())
 	case d.Changed:
 		out.Status = "changed"
 		out.OldSHA256, out.NewSHA256, out.Diff = &d.OldSHA, &d.NewSHA, &d.Unified

@@ -172,7 +172,7 @@ type gatewayEntry struct {
 // json is the entry as run-event --json lists it.
 func (en gatewayEntry) json() gatewayFiredJSON {
 	return gatewayFiredJSON{Kind: "gateway", Name: en.name, Status: en.status,
-		SkipReason: nullableString(en.skipReason), Error: nullableString(en.res.Error),
+		SkipReason: pyjson.NullIfEmpty(en.skipReason), Error: pyjson.NullIfEmpty(en.res.Error),
 		ElapsedSeconds: en.res.ElapsedSeconds, Result: en.res.Result, outputJSON: gatewayOutput(en.res)}
 }
 
@@ -217,7 +217,7 @@ func renderGateway(f *Factory, e *hooks.Engine, g *hooks.GatewayFiring, p *paylo
 			Payload: g.Context, Hooks: []gatewayTestResultJSON{}, Diagnostics: e.Diagnostics()}
 		for _, en := range entries {
 			out.Hooks = append(out.Hooks, gatewayTestResultJSON{Kind: "gateway", Name: en.name, Status: en.status,
-				Error: nullableString(en.res.Error), ElapsedSeconds: en.res.ElapsedSeconds, Result: en.res.Result,
+				Error: pyjson.NullIfEmpty(en.res.Error), ElapsedSeconds: en.res.ElapsedSeconds, Result: en.res.Result,
 				outputJSON: gatewayOutput(en.res)})
 		}
 		out.Results = out.Hooks

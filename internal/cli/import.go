@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"github.com/hermes-hooks/hermes/internal/pyjson"
 	"os"
 	"path/filepath"
 
@@ -260,8 +261,8 @@ func importClaudeRun(cmd *cobra.Command, opts *importClaudeOptions) error {
 		}
 		for _, e := range added {
 			j := importedJSON{Event: e.Event, Command: e.Command, ClaudeCommand: e.Claude, Protected: !opts.Raw,
-				Matcher: nullableString(e.Matcher), FailClosed: e.FailClosed, ProjectDir: nullableString(e.ProjectDir),
-				If: nullableString(e.If), Source: e.Source, Notes: e.Notes}
+				Matcher: pyjson.NullIfEmpty(e.Matcher), FailClosed: e.FailClosed, ProjectDir: pyjson.NullIfEmpty(e.ProjectDir),
+				If: pyjson.NullIfEmpty(e.If), Source: e.Source, Notes: e.Notes}
 			if e.Timeout > 0 {
 				t := e.Timeout
 				j.Timeout = &t
@@ -272,7 +273,7 @@ func importClaudeRun(cmd *cobra.Command, opts *importClaudeOptions) error {
 			out.Imported = append(out.Imported, j)
 		}
 		for _, sk := range skipped {
-			out.Skipped = append(out.Skipped, skippedJSON{Source: sk.Source, Command: nullableString(sk.Command), Reason: sk.Reason})
+			out.Skipped = append(out.Skipped, skippedJSON{Source: sk.Source, Command: pyjson.NullIfEmpty(sk.Command), Reason: sk.Reason})
 		}
 		return writeJSON(ios.Out, out)
 	}

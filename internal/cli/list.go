@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"github.com/hermes-hooks/hermes/internal/pyjson"
 	"io"
 	"sort"
 	"strings"
@@ -121,7 +122,7 @@ func listRun(cmd *cobra.Command, opts *listOptions) error {
 		for _, g := range gw {
 			out.GatewayHooks = append(out.GatewayHooks, gatewayHookJSON{Name: g.Name, Dir: g.Dir,
 				Events: nonNil(g.Events), Enabled: g.Enabled, Loaded: g.Loaded,
-				Handler: nullableString(g.Handler), Problems: nonNil(g.Problems), Unsafe: errString(g.Unsafe)})
+				Handler: pyjson.NullIfEmpty(g.Handler), Problems: nonNil(g.Problems), Unsafe: unsafeText(g.Unsafe)})
 		}
 		for _, w := range s.Parsed.Webhooks {
 			out.OutboundWebhooks = append(out.OutboundWebhooks, webhookJSON{Label: w.Name, URL: w.Shown,
@@ -140,11 +141,11 @@ func listRun(cmd *cobra.Command, opts *listOptions) error {
 
 func shellHookToJSON(h hooks.ShellHook) shellHookJSON {
 	j := shellHookJSON{Event: h.Event, commandJSON: commandOf(h.Spec), Matcher: matcherSource(h.Matcher),
-		Timeout: h.Timeout, FailClosed: h.FailClosed, Script: nullableString(h.Script),
+		Timeout: h.Timeout, FailClosed: h.FailClosed, Script: pyjson.NullIfEmpty(h.Script),
 		Approved: h.Approved, Trusted: h.Trusted(), Executable: h.ExecErr == nil}
 	if h.Approved {
-		j.ApprovedAt = nullableString(h.Approval.ApprovedAt)
-		j.Drift = nullableString(string(h.Drift))
+		j.ApprovedAt = pyjson.NullIfEmpty(h.Approval.ApprovedAt)
+		j.Drift = pyjson.NullIfEmpty(string(h.Drift))
 	}
 	return j
 }
@@ -313,11 +314,10 @@ func renderWebhooks(w io.Writer, cs iostreams.Palette, webhooks []hooks.Webhook)
 	}
 }
 
-// errString is err's message, nil (null) for no error.
-func errString(err error) *string {
+// unsafeText is who else could change a gateway hook, null when nobody.
+func unsafeText(err error) *string {
 	if err == nil {
 		return nil
 	}
-	m := err.Error()
-	return &m
+	return pyjson.NullIfEmpty(err.Error())
 }

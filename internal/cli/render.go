@@ -92,14 +92,6 @@ func indentJSON(dst, src []byte) []byte {
 	return dst
 }
 
-// nullableString is "" → JSON null.
-func nullableString(s string) *string {
-	if s == "" {
-		return nil
-	}
-	return &s
-}
-
 // printWarnings writes config diagnostics and other warnings to stderr.
 func printWarnings(ios *iostreams.IOStreams, diags []config.Diagnostic, warnings []string) {
 	cs := ios.ErrColors()
@@ -163,13 +155,13 @@ type commandJSON struct {
 
 func commandOf(s hooks.Spec) commandJSON {
 	if s.Protected() {
-		c := commandJSON{Command: s.InnerShown(), CommandHasSecret: s.HasSecret(), Protected: true, Wrapped: nullableString(s.Shown())}
+		c := commandJSON{Command: s.InnerShown(), CommandHasSecret: s.HasSecret(), Protected: true, Wrapped: pyjson.NullIfEmpty(s.Shown())}
 		if s.InnerWritten != "" && !s.HasSecret() {
 			c.CommandExpanded = &s.Inner
 		}
 		return c
 	}
-	return commandJSON{Command: s.Shown(), CommandExpanded: nullableString(s.Expanded()), CommandHasSecret: s.HasSecret()}
+	return commandJSON{Command: s.Shown(), CommandExpanded: pyjson.NullIfEmpty(s.Expanded()), CommandHasSecret: s.HasSecret()}
 }
 
 // whereJSON is what every --json object carries (SPEC §1): the HERMES_HOME
@@ -180,7 +172,7 @@ type whereJSON struct {
 }
 
 func where(loc *config.Location) whereJSON {
-	return whereJSON{HermesHome: loc.Home, ConfigPath: nullableString(loc.ConfigPath)}
+	return whereJSON{HermesHome: loc.Home, ConfigPath: pyjson.NullIfEmpty(loc.ConfigPath)}
 }
 
 // printOutcome is the last line of test and run-event: the aggregated

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"github.com/hermes-hooks/hermes/internal/pyjson"
 	"os"
 	"strings"
 
@@ -170,7 +171,7 @@ func runEventRun(cmd *cobra.Command, opts *runEventOptions) error {
 	if !safe {
 		for _, r := range e.DeliverWebhooks(cmd.Context(), d) {
 			webhooks = append(webhooks, webhookResultJSON{URL: r.URL, StatusCode: nonZero(r.StatusCode),
-				Attempts: r.Attempts, Error: nullableString(r.Error)})
+				Attempts: r.Attempts, Error: pyjson.NullIfEmpty(r.Error)})
 		}
 		if cmd.Context().Err() != nil {
 			return CancelError
@@ -203,14 +204,14 @@ func firedToJSON(r hooks.ShellRun) firedShellJSON {
 	j := firedShellJSON{Kind: "shell", commandJSON: commandOf(r.Hook.Spec), Status: "fired", Warnings: nonNil(r.Eval.Warnings)}
 	if !r.Fired() {
 		// A fail-closed guard kept from running still blocks: its answer.
-		j.Status, j.SkipReason, j.Parsed = "skipped", nullableString(r.SkipReason), r.Eval.Answer
+		j.Status, j.SkipReason, j.Parsed = "skipped", pyjson.NullIfEmpty(r.SkipReason), r.Eval.Answer
 		return j
 	}
 	if r.Interrupted {
 		j.Status = "interrupted"
 	}
 	res := r.Result
-	j.ExitCode, j.TimedOut, j.Error = res.ExitCode, res.TimedOut, nullableString(res.Err)
+	j.ExitCode, j.TimedOut, j.Error = res.ExitCode, res.TimedOut, pyjson.NullIfEmpty(res.Err)
 	j.ElapsedSeconds, j.Parsed = res.ElapsedSeconds(), r.Eval.Answer
 	j.outputJSON = outputJSON{res.Stdout, res.Stderr, res.StdoutTruncated, res.StderrTruncated}
 	return j

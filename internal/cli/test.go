@@ -259,9 +259,9 @@ func wouldSkip(h hooks.ShellHook) string { return h.SkipReason() }
 func shellResultToJSON(r hooks.ShellRun) shellResultJSON {
 	res := r.Result
 	return shellResultJSON{Kind: "shell", commandJSON: commandOf(r.Hook.Spec), Approved: r.Hook.Approved,
-		ExitCode: res.ExitCode, TimedOut: res.TimedOut, Error: nullableString(res.Err),
-		ElapsedSeconds: res.ElapsedSeconds(), RunEventWouldSkip: nullableString(wouldSkip(r.Hook)), outputJSON: outputJSON{res.Stdout, res.Stderr, res.StdoutTruncated, res.StderrTruncated},
-		Parsed: r.Eval.Answer, Warnings: nonNil(r.Eval.Warnings), GuardRefusal: nullableString(r.GuardRefusal)}
+		ExitCode: res.ExitCode, TimedOut: res.TimedOut, Error: pyjson.NullIfEmpty(res.Err),
+		ElapsedSeconds: res.ElapsedSeconds(), RunEventWouldSkip: pyjson.NullIfEmpty(wouldSkip(r.Hook)), outputJSON: outputJSON{res.Stdout, res.Stderr, res.StdoutTruncated, res.StderrTruncated},
+		Parsed: r.Eval.Answer, Warnings: nonNil(r.Eval.Warnings), GuardRefusal: pyjson.NullIfEmpty(r.GuardRefusal)}
 }
 
 // renderRun prints one hook's run the way the agent's `hooks test` does.

@@ -97,21 +97,13 @@ func aggregateToolCall(originalArgs *pyjson.Object, answers []*Answer) *Outcome 
 	switch {
 	case block != nil:
 		out.Action = ActionBlock
-		out.Message = optionalString(block.Message)
+		out.Message = pyjson.NullIfEmpty(block.Message)
 	case approve != nil:
 		out.Action = ActionApprove
-		out.Message = optionalString(approve.Message)
-		out.RuleKey = optionalString(approve.RuleKey)
+		out.Message = pyjson.NullIfEmpty(approve.Message)
+		out.RuleKey = pyjson.NullIfEmpty(approve.RuleKey)
 	}
 	return out
-}
-
-// optionalString maps "" (absent) to nil (null).
-func optionalString(s string) *string {
-	if s == "" {
-		return nil
-	}
-	return &s
 }
 
 // IsBlock reports whether o stops the tool call (run-event --exit-code).

@@ -33,6 +33,14 @@ type Object struct {
 // linear search is cheaper than hashing.
 const indexFrom = 32
 
+// NullIfEmpty is s for a JSON field, or nil (null) when s is "" (absent).
+func NullIfEmpty(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
 // NewObject returns an empty object.
 func NewObject() *Object { return &Object{} }
 

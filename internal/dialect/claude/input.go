@@ -242,13 +242,19 @@ func (r *ToolRow) field(name string, hermes bool) (Field, bool) {
 	return Field{}, false
 }
 
-func scale(v any, by int) any {
+// finite is v as a float when it is a finite JSON number.
+func finite(v any) (float64, bool) {
 	n, ok := v.(json.Number)
 	if !ok {
-		return v
+		return 0, false
 	}
 	f, err := n.Float64()
-	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+	return f, err == nil && !math.IsNaN(f) && !math.IsInf(f, 0)
+}
+
+func scale(v any, by int) any {
+	f, ok := finite(v)
+	if !ok {
 		return v
 	}
 	if r := f * float64(by); r == math.Trunc(r) && math.Abs(r) < 1e15 {
@@ -259,12 +265,8 @@ func scale(v any, by int) any {
 
 // unscale divides a Claude value back, rounding up (5500 ms is 6 s).
 func unscale(v any, by int) any {
-	n, ok := v.(json.Number)
+	f, ok := finite(v)
 	if !ok {
-		return v
-	}
-	f, err := n.Float64()
-	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
 		return v
 	}
 	return json.Number(strconv.FormatInt(int64(math.Ceil(f/float64(by))), 10))

@@ -59,7 +59,7 @@ func pickPending(f *Factory, s *hooks.Setup, pend []hooks.ShellHook) ([]hooks.Sh
 
 func pendingState(h hooks.ShellHook) string {
 	if h.Approved {
-		return h.SkipReason()
+		return h.Reason()
 	}
 	return "never approved"
 }

@@ -142,7 +142,7 @@ func listRun(cmd *cobra.Command, opts *listOptions) error {
 func shellHookToJSON(h hooks.ShellHook) shellHookJSON {
 	j := shellHookJSON{Event: h.Event, commandJSON: commandOf(h.Spec), Matcher: matcherSource(h.Matcher),
 		Timeout: h.Timeout, FailClosed: h.FailClosed, Script: pyjson.NullIfEmpty(h.Script),
-		Approved: h.Approved, Trusted: h.Trusted(), Executable: h.ExecErr == nil}
+		Approved: h.Approved, Trusted: h.Allowed(), Executable: h.ExecErr == nil}
 	if h.Approved {
 		j.ApprovedAt = pyjson.NullIfEmpty(h.Approval.ApprovedAt)
 		j.Drift = pyjson.NullIfEmpty(string(h.Drift))
@@ -197,7 +197,7 @@ func renderShellHook(w io.Writer, cs iostreams.Palette, h hooks.ShellHook) {
 	state := cs.FailureIcon() + " not allowlisted"
 	switch {
 	case h.Approved && (h.Blocked() || h.Unsafe != nil || h.Refusal != ""):
-		state = cs.WarningIcon() + " " + blockWords(h.SkipReason())
+		state = cs.WarningIcon() + " " + blockWords(h.Reason())
 	case h.Approved:
 		state = cs.SuccessIcon() + " allowed"
 	}

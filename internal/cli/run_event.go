@@ -274,7 +274,7 @@ func consentFor(f *Factory, cmd *cobra.Command, e *hooks.Engine, localFlag bool)
 			// Not offered, by no flag either (SPEC §13.2 rule 1).
 			reason := "not approved"
 			if h.Approved {
-				reason = blockWords(h.SkipReason())
+				reason = blockWords(h.Reason())
 			}
 			fmt.Fprintf(ios.ErrOut, "%s skipped %s hook %q: %s: %s; not offered for approval\n",
 				ios.ErrColors().WarningIcon(), esc(h.Event), h.Spec.Named(), esc(reason), esc(h.Unapprovable))
@@ -301,7 +301,7 @@ func consentFor(f *Factory, cmd *cobra.Command, e *hooks.Engine, localFlag bool)
 		}
 		cs := ios.ErrColors()
 		cmdText := esc(shell.Quote(h.Spec.Named()))
-		switch reason := h.SkipReason(); {
+		switch reason := h.Reason(); {
 		case h.Blocked():
 			fmt.Fprintf(ios.ErrOut, "%s skipped %s hook %q: %s (%s).\n  Review the change with: hermes hooks diff %s\n  then re-approve with: hermes hooks accept %s --event %s --yes (or run with --accept-hooks, which records the new hash)\n",
 				cs.WarningIcon(), esc(h.Event), h.Spec.Named(), esc(blockWords(reason)), esc(h.Script), cmdText, cmdText, esc(h.Event))
@@ -362,7 +362,7 @@ func promptApproval(f *Factory, s *hooks.Setup, h hooks.ShellHook) (ok bool, sha
 		sh := s.Show(h)
 		title := "Shell hook needs approval:"
 		if h.Approved {
-			title = "Shell hook needs re-approval (" + blockWords(h.SkipReason()) + "):"
+			title = "Shell hook needs re-approval (" + blockWords(h.Reason()) + "):"
 		}
 		fmt.Fprintf(w, "\n%s\n  event:   %s\n  command: %s\n", title, esc(h.Event), esc(h.Spec.Named()))
 		if runs := s.RunsAs(h.Spec); runs != "" {

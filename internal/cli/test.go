@@ -254,7 +254,7 @@ func testOutcome(event string, fields *pyjson.Object, runs []hooks.ShellRun) *ho
 
 // wouldSkip is why run-event would not run h without asking, "" when it
 // would run it.
-func wouldSkip(h hooks.ShellHook) string { return h.SkipReason() }
+func wouldSkip(h hooks.ShellHook) string { return h.Reason() }
 
 func shellResultToJSON(r hooks.ShellRun) shellResultJSON {
 	res := r.Result

@@ -135,7 +135,7 @@ func casesToJSON(e *hooks.Engine, file string, results []cases.Result, failed in
 			ElapsedSeconds: math.Round(r.Elapsed.Seconds()*1000) / 1000}
 		if r.Dispatch != nil {
 			for _, run := range r.Dispatch.Runs {
-				j.Hooks = append(j.Hooks, caseHookJSON{firedToJSON(run), run.Hook.Approved, run.Hook.Trusted()})
+				j.Hooks = append(j.Hooks, caseHookJSON{firedToJSON(run), run.Hook.Approved, run.Hook.Allowed()})
 			}
 		}
 		if r.Gateway != nil {
@@ -168,13 +168,13 @@ func untrustedRuns(cs iostreams.Palette, results []cases.Result) []string {
 		for _, run := range r.Dispatch.Runs {
 			h := run.Hook
 			key := [2]string{h.Event, h.Command}
-			if !run.Fired() || h.Trusted() || seen[key] {
+			if !run.Fired() || h.Allowed() || seen[key] {
 				continue
 			}
 			seen[key] = true
 			mark := cs.FailureIcon() + " not allowlisted"
 			if h.Approved {
-				mark = cs.WarningIcon() + " " + esc(blockWords(h.SkipReason()))
+				mark = cs.WarningIcon() + " " + esc(blockWords(h.Reason()))
 			}
 			out = append(out, fmt.Sprintf("%s  %s %s", mark, esc(h.Event), esc(h.Shown())))
 		}

@@ -194,7 +194,7 @@ func (e *Engine) admit(spec Spec, list *allowlist.List, opts DispatchOptions, d 
 		return h, trust.UnsafePrefix + h.Unsafe.Error(), nil
 	case opts.Policy:
 		return h, "", nil
-	case h.Trusted():
+	case h.Allowed():
 		return h, "", nil
 	}
 	// A script that is there but cannot be hashed cannot be approved (SPEC
@@ -211,7 +211,7 @@ func (e *Engine) admit(spec Spec, list *allowlist.List, opts DispatchOptions, d 
 		if h.Unapprovable != "" && !h.Approved {
 			return h, h.Unapprovable, nil
 		}
-		return h, h.SkipReason(), nil
+		return h, h.Reason(), nil
 	}
 	entries, warnings, err := e.ApprovePinned([]ShellHook{h}, g.Via, e.Now(), g.SHA256)
 	d.Warnings = append(d.Warnings, warnings...)
@@ -236,9 +236,9 @@ func (e *Engine) admit(spec Spec, list *allowlist.List, opts DispatchOptions, d 
 	approved := &allowlist.List{}
 	approved.Approve(entries[0])
 	h = e.InspectNow(spec, approved)
-	if !h.Trusted() {
+	if !h.Allowed() {
 		d.Warnings = append(d.Warnings, fmt.Sprintf("%s hook %q: the script changed right after it was approved; not run", h.Event, h.Shown()))
-		return h, h.SkipReason(), nil
+		return h, h.Reason(), nil
 	}
 	return h, "", nil
 }

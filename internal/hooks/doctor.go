@@ -117,8 +117,8 @@ func (e *Engine) Doctor(ctx context.Context, list *allowlist.List, o DoctorOptio
 			// The same decision as run-event's, taken now: the display
 			// caches above never decide what runs.
 			now := e.InspectNow(h.Spec, list)
-			if !now.Trusted() {
-				reports[i].add("smoke", CheckSkip, "skipped JSON smoke test (%s)", now.SkipReason())
+			if !now.Allowed() {
+				reports[i].add("smoke", CheckSkip, "skipped JSON smoke test (%s)", now.Reason())
 				return
 			}
 			e.smoke(ctx, now, &reports[i])

@@ -27,10 +27,6 @@ type ShellHook struct {
 	Unapprovable string
 }
 
-// Trusted reports whether run-event would fire the hook off a terminal
-// without asking (trust.Verdict.Allowed).
-func (h *ShellHook) Trusted() bool { return h.Allowed() }
-
 // Why a hook did not fire in run-event (SPEC §10.4, §13).
 const (
 	SkipMatcher = "matcher"
@@ -45,10 +41,6 @@ const (
 	// recorded (disk full, I/O error); a fail-closed guard then blocks.
 	SkipApprovalFailed = "approval could not be recorded"
 )
-
-// SkipReason is why run-event would not fire the hook without consent, ""
-// when it is trusted (trust.Verdict.Reason).
-func (h *ShellHook) SkipReason() string { return h.Reason() }
 
 // Inspect resolves one spec against the allowlist (list may be nil), with
 // the invocation's caches of hashes and path checks: for display (list,

@@ -167,14 +167,14 @@ func TestInspectDriftPinned(t *testing.T) {
 			if !got.Approved {
 				t.Fatal("not approved")
 			}
-			if got.Drift != tt.wantDrift || got.Trusted() != tt.wantTrusted {
-				t.Errorf("drift %q trusted %v, want %q %v", got.Drift, got.Trusted(), tt.wantDrift, tt.wantTrusted)
+			if got.Drift != tt.wantDrift || got.Allowed() != tt.wantTrusted {
+				t.Errorf("drift %q trusted %v, want %q %v", got.Drift, got.Allowed(), tt.wantDrift, tt.wantTrusted)
 			}
 			if got.Pinned != tt.pin {
 				t.Errorf("Pinned = %v, want %v", got.Pinned, tt.pin)
 			}
 			if got.Blocked() == tt.wantTrusted {
-				t.Errorf("Blocked() = %v with trusted %v", got.Blocked(), got.Trusted())
+				t.Errorf("Blocked() = %v with trusted %v", got.Blocked(), got.Allowed())
 			}
 		})
 	}
@@ -213,8 +213,8 @@ func TestInspectDriftAgentEntry(t *testing.T) {
 			if got.Drift != tt.wantDrift {
 				t.Errorf("drift %q, want %q", got.Drift, tt.wantDrift)
 			}
-			if got.Pinned || !got.Trusted() || got.Blocked() {
-				t.Errorf("agent entry: pinned %v trusted %v blocked %v, want unpinned, trusted", got.Pinned, got.Trusted(), got.Blocked())
+			if got.Pinned || !got.Allowed() || got.Blocked() {
+				t.Errorf("agent entry: pinned %v trusted %v blocked %v, want unpinned, trusted", got.Pinned, got.Allowed(), got.Blocked())
 			}
 		})
 	}
@@ -223,8 +223,8 @@ func TestInspectDriftAgentEntry(t *testing.T) {
 func TestInspectUnapprovedHasNoDrift(t *testing.T) {
 	h := newTrustHome(t, "hooks:\n  on_session_start:\n    - command: \"~/hook.sh\"\n", map[string]string{"hook.sh": hookV1})
 	got := h.hook("~/hook.sh")
-	if got.Approved || got.Drift != "" || got.Trusted() || got.Pinned {
-		t.Errorf("unapproved: approved %v drift %q trusted %v pinned %v", got.Approved, got.Drift, got.Trusted(), got.Pinned)
+	if got.Approved || got.Drift != "" || got.Allowed() || got.Pinned {
+		t.Errorf("unapproved: approved %v drift %q trusted %v pinned %v", got.Approved, got.Drift, got.Allowed(), got.Pinned)
 	}
 }
 
@@ -241,8 +241,8 @@ func TestInspectUnparseableApprovedCommand(t *testing.T) {
 	if got.ParseErr == nil {
 		t.Fatal("command parsed")
 	}
-	if got.Drift != allowlist.DriftMissing || !got.Blocked() || got.SkipReason() != SkipUnreadable {
-		t.Errorf("drift %q blocked %v reason %q, want missing, blocked, %q", got.Drift, got.Blocked(), got.SkipReason(), SkipUnreadable)
+	if got.Drift != allowlist.DriftMissing || !got.Blocked() || got.Reason() != SkipUnreadable {
+		t.Errorf("drift %q blocked %v reason %q, want missing, blocked, %q", got.Drift, got.Blocked(), got.Reason(), SkipUnreadable)
 	}
 }
 
@@ -383,7 +383,7 @@ func TestShellHooksInParallelAsInOrder(t *testing.T) {
 	for i, spec := range serial.Parsed.Specs {
 		want := serial.Inspect(spec, list)
 		if g := got[i]; g.Command != want.Command || g.Approved != want.Approved || g.Drift != want.Drift ||
-			g.Trusted() != want.Trusted() || (g.ExecErr == nil) != (want.ExecErr == nil) || g.Script != want.Script {
+			g.Allowed() != want.Allowed() || (g.ExecErr == nil) != (want.ExecErr == nil) || g.Script != want.Script {
 			t.Errorf("hook %d: %+v\nwant %+v", i, g, want)
 		}
 	}

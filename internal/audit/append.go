@@ -3,11 +3,12 @@ package audit
 import (
 	"errors"
 	"fmt"
-	"github.com/hermes-hooks/hermes/internal/fileowner"
 	"os"
 	"path/filepath"
 	"syscall"
 	"time"
+
+	"github.com/hermes-hooks/hermes/internal/fileowner"
 )
 
 // RotateSize is the size past which the log is rotated: hooks.jsonl

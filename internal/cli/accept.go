@@ -2,17 +2,16 @@ package cli
 
 import (
 	"fmt"
-	"github.com/hermes-hooks/hermes/internal/pyjson"
 	"math"
 	"path/filepath"
 	"strings"
 
-	"github.com/spf13/cobra"
-
 	"github.com/hermes-hooks/hermes/internal/allowlist"
 	"github.com/hermes-hooks/hermes/internal/hooks"
 	"github.com/hermes-hooks/hermes/internal/iostreams"
+	"github.com/hermes-hooks/hermes/internal/pyjson"
 	"github.com/hermes-hooks/hermes/internal/shell"
+	"github.com/spf13/cobra"
 )
 
 type acceptOptions struct {

@@ -2,14 +2,13 @@ package cli
 
 import (
 	"fmt"
-	"github.com/hermes-hooks/hermes/internal/pyjson"
-
-	"github.com/spf13/cobra"
 
 	"github.com/hermes-hooks/hermes/internal/allowlist"
 	"github.com/hermes-hooks/hermes/internal/hooks"
 	"github.com/hermes-hooks/hermes/internal/lockfile"
+	"github.com/hermes-hooks/hermes/internal/pyjson"
 	"github.com/hermes-hooks/hermes/internal/shell"
+	"github.com/spf13/cobra"
 )
 
 // acceptLockJSON is accept --from-lock --json: what was approved, what was

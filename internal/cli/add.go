@@ -3,12 +3,11 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"github.com/hermes-hooks/hermes/internal/pyjson"
-
-	"github.com/spf13/cobra"
 
 	"github.com/hermes-hooks/hermes/internal/hooks"
+	"github.com/hermes-hooks/hermes/internal/pyjson"
 	"github.com/hermes-hooks/hermes/internal/shell"
+	"github.com/spf13/cobra"
 )
 
 type addOptions struct {

@@ -2,8 +2,8 @@ package cli
 
 import (
 	"fmt"
-	"github.com/hermes-hooks/hermes/internal/pyjson"
 
+	"github.com/hermes-hooks/hermes/internal/pyjson"
 	"github.com/spf13/cobra"
 )
 

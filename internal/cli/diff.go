@@ -3,13 +3,12 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"github.com/hermes-hooks/hermes/internal/pyjson"
 	"strings"
-
-	"github.com/spf13/cobra"
 
 	"github.com/hermes-hooks/hermes/internal/hooks"
 	"github.com/hermes-hooks/hermes/internal/iostreams"
+	"github.com/hermes-hooks/hermes/internal/pyjson"
+	"github.com/spf13/cobra"
 )
 
 type diffOptions struct {

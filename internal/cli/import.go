@@ -3,15 +3,14 @@ package cli
 import (
 	"context"
 	"fmt"
-	"github.com/hermes-hooks/hermes/internal/pyjson"
 	"os"
 	"path/filepath"
-
-	"github.com/spf13/cobra"
 
 	"github.com/hermes-hooks/hermes/internal/config/edit"
 	"github.com/hermes-hooks/hermes/internal/hooks"
 	"github.com/hermes-hooks/hermes/internal/importer/claude"
+	"github.com/hermes-hooks/hermes/internal/pyjson"
+	"github.com/spf13/cobra"
 )
 
 func newCmdImport(f *Factory) *cobra.Command {

@@ -2,18 +2,17 @@ package cli
 
 import (
 	"fmt"
-	"github.com/hermes-hooks/hermes/internal/pyjson"
 	"io"
 	"sort"
 	"strings"
-
-	"github.com/spf13/cobra"
 
 	"github.com/hermes-hooks/hermes/internal/config"
 	"github.com/hermes-hooks/hermes/internal/hooks"
 	"github.com/hermes-hooks/hermes/internal/hooks/gateway"
 	"github.com/hermes-hooks/hermes/internal/iostreams"
+	"github.com/hermes-hooks/hermes/internal/pyjson"
 	"github.com/hermes-hooks/hermes/internal/shell"
+	"github.com/spf13/cobra"
 )
 
 type listOptions struct {

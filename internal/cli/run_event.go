@@ -2,16 +2,15 @@ package cli
 
 import (
 	"fmt"
-	"github.com/hermes-hooks/hermes/internal/pyjson"
 	"os"
 	"strings"
-
-	"github.com/spf13/cobra"
 
 	"github.com/hermes-hooks/hermes/internal/allowlist"
 	"github.com/hermes-hooks/hermes/internal/config"
 	"github.com/hermes-hooks/hermes/internal/hooks"
+	"github.com/hermes-hooks/hermes/internal/pyjson"
 	"github.com/hermes-hooks/hermes/internal/shell"
+	"github.com/spf13/cobra"
 )
 
 type runEventOptions struct {

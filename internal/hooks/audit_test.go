@@ -2,13 +2,13 @@ package hooks
 
 import (
 	"context"
-	"github.com/hermes-hooks/hermes/internal/audit"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/hermes-hooks/hermes/internal/audit"
 	"github.com/hermes-hooks/hermes/internal/pyjson"
 	"github.com/hermes-hooks/hermes/internal/shell"
 )

@@ -2,9 +2,9 @@ package hooks
 
 import (
 	"context"
-	"github.com/hermes-hooks/hermes/internal/guard"
 	"time"
 
+	"github.com/hermes-hooks/hermes/internal/guard"
 	"github.com/hermes-hooks/hermes/internal/hooks/outbound"
 	"github.com/hermes-hooks/hermes/internal/pyjson"
 	"github.com/hermes-hooks/hermes/internal/shell"

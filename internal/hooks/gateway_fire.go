@@ -3,11 +3,11 @@ package hooks
 import (
 	"context"
 	"fmt"
-	"github.com/hermes-hooks/hermes/internal/audit"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/hermes-hooks/hermes/internal/audit"
 	"github.com/hermes-hooks/hermes/internal/hooks/gateway"
 	"github.com/hermes-hooks/hermes/internal/pyjson"
 	"github.com/hermes-hooks/hermes/internal/shell"

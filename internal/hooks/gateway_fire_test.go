@@ -3,12 +3,12 @@ package hooks
 import (
 	"context"
 	"errors"
-	"github.com/hermes-hooks/hermes/internal/audit"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/hermes-hooks/hermes/internal/audit"
 	"github.com/hermes-hooks/hermes/internal/hooks/gateway"
 )
 

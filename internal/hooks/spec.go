@@ -2,17 +2,16 @@ package hooks
 
 import (
 	"fmt"
-	"github.com/hermes-hooks/hermes/internal/guard"
 	"math"
 	"strings"
 
-	"gopkg.in/yaml.v3"
-
 	"github.com/hermes-hooks/hermes/internal/config"
+	"github.com/hermes-hooks/hermes/internal/guard"
 	"github.com/hermes-hooks/hermes/internal/pystr"
 	"github.com/hermes-hooks/hermes/internal/shell"
 	"github.com/hermes-hooks/hermes/internal/suggest"
 	"github.com/hermes-hooks/hermes/internal/trust"
+	"gopkg.in/yaml.v3"
 )
 
 // Timeouts of a shell hook, in seconds (SPEC §2.1).

@@ -2,13 +2,13 @@ package hooks
 
 import (
 	"errors"
-	"github.com/hermes-hooks/hermes/internal/guard"
 	"os"
 	"runtime"
 	"sync"
 
 	"github.com/hermes-hooks/hermes/internal/allowlist"
 	"github.com/hermes-hooks/hermes/internal/config"
+	"github.com/hermes-hooks/hermes/internal/guard"
 	"github.com/hermes-hooks/hermes/internal/pystr"
 	"github.com/hermes-hooks/hermes/internal/safepath"
 	"github.com/hermes-hooks/hermes/internal/shell"

@@ -37,13 +37,12 @@ type firing struct {
 	call       call
 }
 
-func (f *firing) add(l *audit.Line, x extra) {
+func (f *firing) add(l *audit.Line, parsed map[string]any) {
 	if len(f.commands) == 0 {
 		f.allExec = true
 	}
 	f.commands = append(f.commands, l.Hook())
 	f.allExec = f.allExec && l.Via == audit.ViaExec
-	parsed, _ := x.Parsed.(map[string]any)
 	switch parsed["action"] {
 	case "block":
 		if !f.block {

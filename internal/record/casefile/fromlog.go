@@ -58,20 +58,19 @@ func FromLog(home string, sel Selection) (*Built, error) {
 	byID := map[string]*firing{}
 	var order []*firing
 	unreadable, err := audit.ReadAll(audit.Path(home), func(l audit.Line) error {
-		x := readExtra(l.Raw)
-		if x.ID == "" || !record.ValidID(x.ID) {
+		if !record.ValidID(l.ID) {
 			if sel.Filter.Match(&l) {
 				b.Skipped[SkipNoID]++
 			}
 			return nil
 		}
-		f := byID[x.ID]
+		f := byID[l.ID]
 		if f == nil {
-			f = &firing{id: x.ID, event: l.Event, time: l.Time}
-			byID[x.ID] = f
+			f = &firing{id: l.ID, event: l.Event, time: l.Time}
+			byID[l.ID] = f
 			order = append(order, f)
 		}
-		f.add(&l, x)
+		f.add(&l, readParsed(l.Raw))
 		if sel.Filter.Match(&l) {
 			f.selected = true
 		}
@@ -188,26 +187,23 @@ func (b *Built) SkippedReasons() []string {
 	return out
 }
 
-// extra is what from-log reads of a line beyond audit.Line: the firing id
-// and the parsed answer's message and context.
-type extra struct {
-	ID     string `json:"id"`
-	Parsed any    `json:"parsed"`
-}
-
-func readExtra(raw []byte) extra {
-	var x extra
+// readParsed is a line's parsed answer (its action and message, beyond
+// what audit.Line keeps), nil when it has none.
+func readParsed(raw []byte) map[string]any {
+	var x struct {
+		Parsed any `json:"parsed"`
+	}
 	if json.Unmarshal(raw, &x) != nil {
-		// NaN in a parsed answer: the id is all that matters then.
+		// NaN in a parsed answer, which Python's JSON allows.
 		if obj, err := pyjson.DecodeObject(raw); err == nil {
-			x.ID = obj.Str("id")
-			x.Parsed, _ = obj.Get("parsed")
-			if o, ok := x.Parsed.(*pyjson.Object); ok {
-				x.Parsed = toMap(o)
+			if o, ok := obj.Value("parsed").(*pyjson.Object); ok {
+				return toMap(o)
 			}
 		}
+		return nil
 	}
-	return x
+	m, _ := x.Parsed.(map[string]any)
+	return m
 }
 
 func toMap(o *pyjson.Object) map[string]any {

@@ -123,6 +123,7 @@ func (st Store) evict() (int64, error) {
 	if total <= st.Max {
 		return total, nil
 	}
+	st.sweep()
 	low := st.Max - st.Max/8
 	for _, f := range files {
 		if total <= low {
@@ -134,6 +135,20 @@ func (st Store) evict() (int64, error) {
 		total -= f.size
 	}
 	return total, nil
+}
+
+// staleTemp is the age past which a temporary file is a writer's that
+// was killed mid-write (the agent's timeout kills the guard's group).
+const staleTemp = 10 * time.Minute
+
+// sweep removes the temporary files of writers killed mid-write.
+func (st Store) sweep() {
+	tmps, _ := filepath.Glob(filepath.Join(st.Dir, ".tmp-*"))
+	for _, p := range tmps {
+		if fi, err := os.Lstat(p); err == nil && time.Since(fi.ModTime()) > staleTemp {
+			os.Remove(p)
+		}
+	}
 }
 
 type stored struct {

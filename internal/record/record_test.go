@@ -127,3 +127,15 @@ func TestRecordStaysLean(t *testing.T) {
 		}
 	}
 }
+
+func TestLoadPath(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "elsewhere.yaml")
+	os.WriteFile(path, []byte("hooks_record: true\n"), 0o600)
+	none := func(string) string { return "" }
+	if !LoadPath(path, none).On {
+		t.Error("LoadPath did not read the config named")
+	}
+	if LoadPath("", none).On || LoadPath(path+".missing", none).On {
+		t.Error("no config: recording is on")
+	}
+}

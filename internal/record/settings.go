@@ -40,13 +40,31 @@ const maxConfig = 8 << 20
 // HERMES_HOOKS_RECORD from getenv, which wins. A config that cannot be
 // read counts as one without the keys.
 func Load(home string, getenv func(string) string) Settings {
+	paths := make([]string, len(configNames))
+	for i, name := range configNames {
+		paths[i] = filepath.Join(home, name)
+	}
+	return load(paths, getenv)
+}
+
+// LoadPath is Load for the config at path (run-event's, which --config may
+// name): the same scan, so that run-event and the guard always agree.
+func LoadPath(path string, getenv func(string) string) Settings {
+	if path == "" {
+		return load(nil, getenv)
+	}
+	return load([]string{path}, getenv)
+}
+
+// load scans the first config of paths that exists.
+func load(paths []string, getenv func(string) string) Settings {
 	env, envSet := envSwitch(getenv(EnvVar))
 	if envSet && !env {
 		return Settings{Max: DefaultMax} // the config need not be read at all
 	}
 	s := Settings{Max: DefaultMax}
-	for _, name := range configNames {
-		if data, found := readConfig(filepath.Join(home, name)); found {
+	for _, p := range paths {
+		if data, found := readConfig(p); found {
 			s = ScanConfig(data)
 			break
 		}

@@ -100,10 +100,14 @@ func Canaries() []Case {
 	return out
 }
 
+// CanaryMadeBy starts the first comment of a canary file: such a file
+// may be written over by canaries again.
+const CanaryMadeBy = "Canaries made by `hermes hooks cases canaries`"
+
 // CanaryHeader is the canary file's first comment.
 func CanaryHeader() []string {
 	return []string{
-		"Canaries: everyday calls of the agent that no guard should block, made by `hermes hooks cases canaries`.",
+		CanaryMadeBy + ": everyday calls of the agent that no guard should block.",
 		"A canary needs no expect (it must be allowed); a blocked canary fails the run. Add your own, keep the ones that fit.",
 		"Run them with: hermes hooks test --cases FILE",
 	}

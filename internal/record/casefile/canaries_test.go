@@ -70,7 +70,7 @@ func TestCanaryStarterSet(t *testing.T) {
 	if err := Write(&out, CanaryHeader(), cs); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasPrefix(out.String(), "# Canaries") || strings.Count(out.String(), "  canary: true\n") != len(cs) {
+	if !strings.HasPrefix(out.String(), "# "+CanaryMadeBy) || strings.Count(out.String(), "  canary: true\n") != len(cs) {
 		t.Errorf("the file does not start with its comment or lacks a canary mark:\n%.400s", out.String())
 	}
 }

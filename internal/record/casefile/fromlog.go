@@ -138,9 +138,13 @@ func FromLog(home string, sel Selection) (*Built, error) {
 	return b, nil
 }
 
+// FromLogMadeBy starts the first comment of a file from-log made: such a
+// file may be written over by from-log again.
+const FromLogMadeBy = "Made by `hermes hooks cases from-log`"
+
 // Header is the file's first comment: what it was made from.
 func (b *Built) Header(home string, sel Selection, now time.Time) []string {
-	h := []string{fmt.Sprintf("Made by `hermes hooks cases from-log` on %s from %d recorded firing(s) in %s",
+	h := []string{fmt.Sprintf(FromLogMadeBy+" on %s from %d recorded firing(s) in %s",
 		now.UTC().Format(time.RFC3339), b.Firings, record.Dir(home))}
 	if b.Firings > 0 {
 		h[0] += fmt.Sprintf(" (%s to %s)", b.From.UTC().Format(time.RFC3339), b.To.UTC().Format(time.RFC3339))

@@ -47,7 +47,7 @@ func Write(w io.Writer, header []string, cases []Case) error {
 	}
 	for _, c := range cases {
 		bw.WriteString("- name: " + quote(c.Name) + "\n")
-		bw.WriteString("  event: " + quote(c.Event) + "\n")
+		bw.WriteString("  event: " + word(c.Event) + "\n")
 		if c.Canary {
 			bw.WriteString("  canary: true\n")
 		}
@@ -58,7 +58,7 @@ func Write(w io.Writer, header []string, cases []Case) error {
 		}
 		var ex []string
 		if c.Expect.Action != "" {
-			ex = append(ex, "action: "+quote(c.Expect.Action))
+			ex = append(ex, "action: "+word(c.Expect.Action))
 		}
 		if c.Expect.MessageContains != "" {
 			ex = append(ex, "message_contains: "+quote(c.Expect.MessageContains))
@@ -71,6 +71,21 @@ func Write(w io.Writer, header []string, cases []Case) error {
 		}
 	}
 	return bw.Flush()
+}
+
+// word is an event or action name written plain when YAML reads it back
+// as the same string, else quoted.
+func word(s string) string {
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r == '_' || r >= '0' && r <= '9') {
+			return quote(s)
+		}
+	}
+	switch s {
+	case "", "y", "n", "yes", "no", "on", "off", "true", "false", "null":
+		return quote(s)
+	}
+	return s
 }
 
 // quote is s as a double-quoted scalar YAML reads back as s.

@@ -70,7 +70,11 @@ func FromLog(home string, sel Selection) (*Built, error) {
 			byID[l.ID] = f
 			order = append(order, f)
 		}
-		f.add(&l, readParsed(l.Raw))
+		var parsed map[string]any
+		if l.ParsedKind != "" { // most lines answer nothing: no second decode
+			parsed = readParsed(l.Raw)
+		}
+		f.add(&l, parsed)
 		if sel.Filter.Match(&l) {
 			f.selected = true
 		}

@@ -9,7 +9,7 @@ for target in \
   ./internal/shell:FuzzSplit \
   ./internal/hooks:FuzzParse \
   ./internal/hooks:FuzzEvaluate \
-  ./internal/hooks:FuzzNormalize \
+  ./internal/catalog:FuzzNormalize \
   ./internal/allowlist:FuzzRead \
   ./internal/lockfile:FuzzParse \
   ./internal/allowlist:FuzzValidJSON \

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/hermes-hooks/hermes/internal/allowlist"
+	"github.com/hermes-hooks/hermes/internal/catalog"
 	"github.com/hermes-hooks/hermes/internal/hooks"
 	"github.com/hermes-hooks/hermes/internal/iostreams"
 	"github.com/hermes-hooks/hermes/internal/pyjson"
@@ -286,7 +287,7 @@ func checkAcceptEvent(s *hooks.Setup, event string) error {
 	if event == "" {
 		return nil
 	}
-	if hooks.IsGatewayEvent(event) {
+	if catalog.IsGatewayEvent(event) {
 		return usageErrorf("%q is a gateway event: gateway hooks need no approval (placing the folder under %s is the consent); --event takes a shell event", event, s.GatewayDir())
 	}
 	ev, ok := s.Catalogue.Lookup(event)

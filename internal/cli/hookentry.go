@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/hermes-hooks/hermes/internal/catalog"
 	"github.com/hermes-hooks/hermes/internal/config"
 	dialect "github.com/hermes-hooks/hermes/internal/dialect/claude"
 	"github.com/hermes-hooks/hermes/internal/hooks"
@@ -32,7 +33,7 @@ func addHookFlags(cmd *cobra.Command, matcher, timeout *string, failClosed *bool
 // neverFires: why the hook could never fire (a matcher Python's re rejects),
 // which the caller refuses unless --force.
 func checkNewHook(s *hooks.Setup, h *hooks.NewHook, timeout string) (warnings, neverFires []string, err error) {
-	if hooks.IsGatewayEvent(h.Event) {
+	if catalog.IsGatewayEvent(h.Event) {
 		return nil, nil, usageErrorf("%q is a gateway event: gateway hooks are folders under %s with a HOOK.yaml, not config entries", h.Event, s.GatewayDir())
 	}
 	ev, ok := s.Catalogue.Lookup(h.Event)

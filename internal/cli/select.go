@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/hermes-hooks/hermes/internal/catalog"
 	"github.com/hermes-hooks/hermes/internal/hooks"
 )
 
@@ -30,7 +31,7 @@ func (s *selectFlags) register(cmd *cobra.Command, f *Factory) {
 
 // refuseGateway refuses --only and --skip on a gateway event: they name shell hooks.
 func (s *selectFlags) refuseGateway(event string) error {
-	if hooks.IsGatewayEvent(event) && len(s.Only)+len(s.Skip) > 0 {
+	if catalog.IsGatewayEvent(event) && len(s.Only)+len(s.Skip) > 0 {
 		return usageErrorf("--only and --skip choose shell hooks by command; %q is a gateway event, whose hooks have none", event)
 	}
 	return nil

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/hermes-hooks/hermes/internal/catalog"
 	"github.com/hermes-hooks/hermes/internal/config"
 	"github.com/hermes-hooks/hermes/internal/hooks"
 	"github.com/hermes-hooks/hermes/internal/iostreams"
@@ -369,7 +370,7 @@ func dryRun(ios *iostreams.IOStreams, e *hooks.Engine, event, tool string, wire 
 			fmt.Fprintf(w, "  %s  %s  (timeout %ds)\n", state, esc(h.Spec.Named()), h.Timeout)
 		}
 	}
-	fmt.Fprintf(w, "\nstdin:\n%s\n", esc(string(hooks.WireBytes(wire))))
+	fmt.Fprintf(w, "\nstdin:\n%s\n", esc(string(catalog.WireBytes(wire))))
 	return nil
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/hermes-hooks/hermes/internal/allowlist"
 	"github.com/hermes-hooks/hermes/internal/audit"
+	"github.com/hermes-hooks/hermes/internal/catalog"
 	"github.com/hermes-hooks/hermes/internal/hooks/outbound"
 	"github.com/hermes-hooks/hermes/internal/pyjson"
 	"github.com/hermes-hooks/hermes/internal/pyre"
@@ -169,7 +170,7 @@ func (e *Engine) DispatchShellWith(ctx context.Context, event string, fields *py
 		answers = append(answers, run.Eval.Answer)
 		d.Runs = append(d.Runs, run)
 	}
-	args, _ := fields.Get(fieldArgs)
+	args, _ := fields.Get(catalog.FieldArgs)
 	argsObj, _ := args.(*pyjson.Object)
 	d.Outcome = Aggregate(event, argsObj, answers)
 	return d, nil
@@ -248,7 +249,7 @@ func (e *Engine) admit(spec Spec, list *allowlist.List, opts DispatchOptions, d 
 // not run, so it blocks, as it would had it failed to start. A hook that was
 // never approved, or that the matcher, safe mode, --only or --skip left
 // out, contributes nothing.
-func failClosedOnSkip(ev Event, run ShellRun, trustSkip bool) *Answer {
+func failClosedOnSkip(ev catalog.Event, run ShellRun, trustSkip bool) *Answer {
 	h := run.Hook
 	if !trustSkip || !h.FailClosed || !ev.Blocking {
 		return nil

@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/hermes-hooks/hermes/internal/allowlist"
+	"github.com/hermes-hooks/hermes/internal/catalog"
 	"github.com/hermes-hooks/hermes/internal/guard"
 	"github.com/hermes-hooks/hermes/internal/hooks/gateway"
 	"github.com/hermes-hooks/hermes/internal/pyjson"
@@ -374,7 +375,7 @@ func (e *Engine) smoke(ctx context.Context, h ShellHook, r *HookReport) {
 // failedWithStderr reports a run that failed the way a broken hook does: a
 // non-zero exit, nothing on stdout, an error on stderr. Exit 2 of a
 // blocking hook is an answer (a block whose message is stderr), not that.
-func failedWithStderr(ev Event, res shell.Result) bool {
+func failedWithStderr(ev catalog.Event, res shell.Result) bool {
 	code := res.ExitCode
 	return code != nil && *code != 0 && !(ev.Blocking && *code == 2) &&
 		strings.TrimSpace(res.Stdout) == "" && strings.TrimSpace(res.Stderr) != ""

@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/hermes-hooks/hermes/internal/allowlist"
+	"github.com/hermes-hooks/hermes/internal/catalog"
 	"github.com/hermes-hooks/hermes/internal/config"
 	"github.com/hermes-hooks/hermes/internal/hooks/gateway"
 	"github.com/hermes-hooks/hermes/internal/safepath"
@@ -16,7 +17,7 @@ import (
 type Setup struct {
 	Loc       *config.Location
 	Config    *config.File
-	Catalogue *Catalogue
+	Catalogue *catalog.Catalogue
 	Parsed    *Parsed
 	Store     *allowlist.Store
 	Env       config.Env
@@ -67,7 +68,7 @@ func load(req config.Request, readAhead bool) (*Setup, error) {
 	if err != nil {
 		return nil, err
 	}
-	cat := NewCatalogue(file.Settings.ExtraEvents)
+	cat := catalog.NewCatalogue(file.Settings.ExtraEvents)
 	return &Setup{
 		Loc:          loc,
 		Config:       file,
@@ -94,7 +95,7 @@ func (s *Setup) GatewayDir() string { return filepath.Join(s.Loc.Home, "hooks") 
 // GatewayHooks discovers the gateway hooks (once).
 func (s *Setup) GatewayHooks() []gateway.Hook {
 	if !s.gwDone {
-		s.gateway = gateway.Discover(s.GatewayDir(), GatewayEventNames())
+		s.gateway = gateway.Discover(s.GatewayDir(), catalog.GatewayEventNames())
 		if s.Config.Settings.StrictModes {
 			gateway.CheckOwnership(s.gateway, s.safePaths())
 		}

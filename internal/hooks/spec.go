@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/hermes-hooks/hermes/internal/catalog"
 	"github.com/hermes-hooks/hermes/internal/config"
 	"github.com/hermes-hooks/hermes/internal/guard"
 	"github.com/hermes-hooks/hermes/internal/pystr"
@@ -144,13 +145,13 @@ const (
 // Parse validates the hooks: block of f (SPEC §2.1, §11). Nothing in it is
 // fatal: a bad entry is skipped and explained in Diagnostics. cat must know
 // the config's extra events; env resolves webhook secret_env names.
-func Parse(f *config.File, cat *Catalogue, env config.Env) *Parsed {
+func Parse(f *config.File, cat *catalog.Catalogue, env config.Env) *Parsed {
 	out := &Parsed{}
 	if f == nil {
 		return out
 	}
 	if cat == nil {
-		cat = NewCatalogue(f.Settings.ExtraEvents)
+		cat = catalog.NewCatalogue(f.Settings.ExtraEvents)
 	}
 	if env == nil {
 		env = config.MapEnv(nil)
@@ -176,7 +177,7 @@ func (p *parser) outdented(keys []config.KeyLine) {
 
 type parser struct {
 	file       string
-	cat        *Catalogue
+	cat        *catalog.Catalogue
 	env        config.Env
 	out        *Parsed
 	seen       map[[3]string]int // index in out.Specs by (event, matcher, command)
@@ -304,7 +305,7 @@ func (p *parser) unknownEvent(name string) string {
 	return fmt.Sprintf("unknown hook event %q; see 'hermes hooks events' for the valid names (an event newer than this hermes can be added to hooks_extra_events)", name)
 }
 
-func (p *parser) entry(ev Event, i int, item *yaml.Node) (Spec, bool) {
+func (p *parser) entry(ev catalog.Event, i int, item *yaml.Node) (Spec, bool) {
 	path := fmt.Sprintf("hooks.%s[%d]", ev.Name, i)
 	s := Spec{Event: ev.Name, Index: i, Timeout: DefaultTimeout, File: p.file, Line: item.Line}
 	v := config.Resolve(item)
@@ -375,7 +376,7 @@ func (p *parser) entry(ev Event, i int, item *yaml.Node) (Spec, bool) {
 }
 
 // matcher returns nil when the entry has no usable matcher.
-func (p *parser) matcher(ev Event, path string, m config.Pair) *Matcher {
+func (p *parser) matcher(ev catalog.Event, path string, m config.Pair) *Matcher {
 	line := m.KeyNode.Line
 	v := config.Resolve(m.Value)
 	switch {
@@ -415,7 +416,7 @@ func (p *parser) timeout(path string, t config.Pair) (int, bool) {
 	return int(n), true
 }
 
-func (p *parser) failClosed(ev Event, path string, fc config.Pair) bool {
+func (p *parser) failClosed(ev catalog.Event, path string, fc config.Pair) bool {
 	line := fc.KeyNode.Line
 	v := config.Resolve(fc.Value)
 	if v.Kind != config.KindBool {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hermes-hooks/hermes/internal/catalog"
 	"github.com/hermes-hooks/hermes/internal/config"
 )
 
@@ -23,7 +24,7 @@ func parseYAML(t *testing.T, content string, env map[string]string) (*config.Fil
 	if err != nil {
 		t.Fatal(err)
 	}
-	return f, Parse(f, NewCatalogue(f.Settings.ExtraEvents), config.MapEnv(env))
+	return f, Parse(f, catalog.NewCatalogue(f.Settings.ExtraEvents), config.MapEnv(env))
 }
 
 // specString summarises a spec: event[index] "command" m=matcher t=timeout
@@ -336,7 +337,7 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte("a: &x [*x]\nhooks: *x\n"))
 	f.Add([]byte("hooks:\n  outbound:\n    - {url: 'https://a.test', events: [post_tool_call], matcher: '(?=x', secret_env: S}\n"))
 	path := filepath.Join(f.TempDir(), "config.yaml")
-	cat := NewCatalogue(nil)
+	cat := catalog.NewCatalogue(nil)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if err := os.WriteFile(path, data, 0o600); err != nil {
 			t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/hermes-hooks/hermes/internal/catalog"
 	"github.com/hermes-hooks/hermes/internal/config"
 	"github.com/hermes-hooks/hermes/internal/hooks/outbound"
 )
@@ -155,7 +156,7 @@ func (p *parser) webhookEvents(w *Webhook, path string, line int, f fieldSet) bo
 		switch {
 		case iv.Kind != config.KindString:
 			p.warn(ipath, item.Line, "an event name must be a string, got %s; dropped", iv.Describe())
-		case IsGatewayEvent(name):
+		case catalog.IsGatewayEvent(name):
 			p.warn(ipath, item.Line, "%q is a gateway event: webhooks are delivered for shell events only; dropped", name)
 		case !p.cat.Has(name):
 			p.warn(ipath, item.Line, "%s (dropped from this webhook)", p.unknownEvent(name))

@@ -1,4 +1,4 @@
-package hooks
+package catalog
 
 import (
 	"github.com/hermes-hooks/hermes/internal/answer"
@@ -16,9 +16,9 @@ import (
 // Keys of the wire object, in the order the agent writes them.
 const (
 	wireEventKey     = "hook_event_name"
-	wireToolNameKey  = "tool_name"
+	WireToolNameKey  = "tool_name"
 	wireToolInputKey = "tool_input"
-	wireSessionKey   = "session_id"
+	WireSessionKey   = "session_id"
 	wireCwdKey       = "cwd"
 	wireProfileKey   = "profile"
 	wireExtraKey     = "extra"
@@ -27,8 +27,8 @@ const (
 // Field names the wire object lifts to its top level; they never appear in
 // its extra.
 const (
-	fieldToolName        = "tool_name"
-	fieldArgs            = "args"
+	FieldToolName        = "tool_name"
+	FieldArgs            = "args"
 	fieldSessionID       = "session_id"
 	fieldParentSessionID = "parent_session_id"
 )
@@ -70,7 +70,7 @@ func ReadShape(in *pyjson.Object) (out *pyjson.Object, note string) {
 	if in == nil {
 		return pyjson.NewObject(), ""
 	}
-	hasEvent, hasInput, hasArgs := in.Has(wireEventKey), in.Has(wireToolInputKey), in.Has(fieldArgs)
+	hasEvent, hasInput, hasArgs := in.Has(wireEventKey), in.Has(wireToolInputKey), in.Has(FieldArgs)
 	extraValue, hasExtra := in.Get(wireExtraKey)
 	extra, extraObj := extraValue.(*pyjson.Object)
 	if !hasEvent && !hasInput && !(hasExtra && extraObj) {
@@ -91,10 +91,10 @@ func ReadShape(in *pyjson.Object) (out *pyjson.Object, note string) {
 		switch m.Key {
 		case wireEventKey, wireCwdKey, wireProfileKey:
 		case wireToolInputKey:
-			out.Set(fieldArgs, m.Value)
-		case fieldArgs:
+			out.Set(FieldArgs, m.Value)
+		case FieldArgs:
 			if !hasInput {
-				out.Set(fieldArgs, m.Value)
+				out.Set(FieldArgs, m.Value)
 			}
 		case wireExtraKey:
 		default:
@@ -136,10 +136,10 @@ func MergeFields(base, given *pyjson.Object) *pyjson.Object {
 // other field in order.
 func Wire(event string, fields *pyjson.Object, cwd, profile string) *pyjson.Object {
 	var toolName, toolInput any
-	if v, ok := fields.Get(fieldToolName); ok {
+	if v, ok := fields.Get(FieldToolName); ok {
 		toolName = v
 	}
-	if args, ok := fields.Get(fieldArgs); ok {
+	if args, ok := fields.Get(FieldArgs); ok {
 		if obj, isObj := args.(*pyjson.Object); isObj && obj != nil {
 			toolInput = obj
 		}
@@ -153,16 +153,16 @@ func Wire(event string, fields *pyjson.Object, cwd, profile string) *pyjson.Obje
 	extra := pyjson.NewObject()
 	for _, m := range fields.Members() {
 		switch m.Key {
-		case fieldToolName, fieldArgs, fieldSessionID, fieldParentSessionID:
+		case FieldToolName, FieldArgs, fieldSessionID, fieldParentSessionID:
 		default:
 			extra.Set(m.Key, m.Value)
 		}
 	}
 	return pyjson.NewObject().
 		Set(wireEventKey, event).
-		Set(wireToolNameKey, toolName).
+		Set(WireToolNameKey, toolName).
 		Set(wireToolInputKey, toolInput).
-		Set(wireSessionKey, sessionID).
+		Set(WireSessionKey, sessionID).
 		Set(wireCwdKey, cwd).
 		Set(wireProfileKey, profile).
 		Set(wireExtraKey, extra)

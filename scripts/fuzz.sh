@@ -7,7 +7,7 @@ out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 for target in \
   ./internal/shell:FuzzSplit \
-  ./internal/hooks:FuzzParse \
+  ./internal/hookspec:FuzzParse \
   ./internal/hooks:FuzzEvaluate \
   ./internal/catalog:FuzzNormalize \
   ./internal/allowlist:FuzzRead \

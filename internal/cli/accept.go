@@ -9,6 +9,7 @@ import (
 	"github.com/hermes-hooks/hermes/internal/allowlist"
 	"github.com/hermes-hooks/hermes/internal/catalog"
 	"github.com/hermes-hooks/hermes/internal/hooks"
+	"github.com/hermes-hooks/hermes/internal/hookspec"
 	"github.com/hermes-hooks/hermes/internal/iostreams"
 	"github.com/hermes-hooks/hermes/internal/pyjson"
 	"github.com/hermes-hooks/hermes/internal/shell"
@@ -168,7 +169,7 @@ func acceptRun(cmd *cobra.Command, opts *acceptOptions) error {
 				return usageErrorf("command %q is not configured%s in %s; check the exact string with 'hermes hooks list', or use --force --event EVENT to approve it anyway",
 					opts.Command, where, configName(s))
 			}
-			chosen = append(chosen, s.Inspect(hooks.Spec{Event: opts.Event, Command: opts.Command}, list))
+			chosen = append(chosen, s.Inspect(hookspec.Spec{Event: opts.Event, Command: opts.Command}, list))
 		}
 	case opts.All:
 		chosen = pending(all)

@@ -10,6 +10,7 @@ import (
 	"github.com/hermes-hooks/hermes/internal/catalog"
 	"github.com/hermes-hooks/hermes/internal/config/edit"
 	"github.com/hermes-hooks/hermes/internal/hooks"
+	"github.com/hermes-hooks/hermes/internal/hookspec"
 	"github.com/hermes-hooks/hermes/internal/suggest"
 )
 
@@ -108,7 +109,7 @@ func completeConfigCommands(f *Factory) func(*cobra.Command, []string, string) (
 		}
 		seen := map[string]bool{}
 		var out []string
-		for _, c := range hooks.ConfiguredCommands(data) {
+		for _, c := range hookspec.ConfiguredCommands(data) {
 			if !seen[c] {
 				seen[c] = true
 				out = append(out, c)

@@ -9,6 +9,7 @@ import (
 	"github.com/hermes-hooks/hermes/internal/config"
 	"github.com/hermes-hooks/hermes/internal/hooks"
 	"github.com/hermes-hooks/hermes/internal/hooks/gateway"
+	"github.com/hermes-hooks/hermes/internal/hookspec"
 	"github.com/hermes-hooks/hermes/internal/iostreams"
 	"github.com/hermes-hooks/hermes/internal/pyjson"
 	"github.com/hermes-hooks/hermes/internal/shell"
@@ -149,7 +150,7 @@ func shellHookToJSON(h hooks.ShellHook) shellHookJSON {
 	return j
 }
 
-func matcherSource(m *hooks.Matcher) *string {
+func matcherSource(m *hookspec.Matcher) *string {
 	if m == nil {
 		return nil
 	}
@@ -289,7 +290,7 @@ func renderGatewayHooks(w io.Writer, cs iostreams.Palette, s *hooks.Setup, gw []
 	}
 }
 
-func renderWebhooks(w io.Writer, cs iostreams.Palette, webhooks []hooks.Webhook) {
+func renderWebhooks(w io.Writer, cs iostreams.Palette, webhooks []hookspec.Webhook) {
 	fmt.Fprintf(w, "\n%s\n", cs.Bold("Outbound webhooks"))
 	if len(webhooks) == 0 {
 		fmt.Fprintln(w, "  No outbound webhooks.")

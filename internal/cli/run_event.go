@@ -8,6 +8,7 @@ import (
 	"github.com/hermes-hooks/hermes/internal/allowlist"
 	"github.com/hermes-hooks/hermes/internal/config"
 	"github.com/hermes-hooks/hermes/internal/hooks"
+	"github.com/hermes-hooks/hermes/internal/hookspec"
 	"github.com/hermes-hooks/hermes/internal/pyjson"
 	"github.com/hermes-hooks/hermes/internal/shell"
 	"github.com/spf13/cobra"
@@ -127,7 +128,7 @@ func runEventRun(cmd *cobra.Command, opts *runEventOptions) error {
 		// payload's tool_name.
 		tool := hooks.ToolName(fields)
 		var hs []hooks.ShellHook
-		budget := hooks.NewMatchBudget()
+		budget := hookspec.NewMatchBudget()
 		for _, h := range e.ShellHooks(list) {
 			if h.Event != ev.Name || sel.Excludes(h) {
 				continue

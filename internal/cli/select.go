@@ -8,6 +8,7 @@ import (
 
 	"github.com/hermes-hooks/hermes/internal/catalog"
 	"github.com/hermes-hooks/hermes/internal/hooks"
+	"github.com/hermes-hooks/hermes/internal/hookspec"
 )
 
 // selectFlags are --only and --skip (run-event and test): the hooks to
@@ -45,7 +46,7 @@ func (s *selectFlags) selection() hooks.Selection {
 // that could fire; scope says which, for the message): a typo must not
 // fire everything, or nothing, silently. It needs only the commands, so
 // nothing is inspected (no script is read) to check a selection.
-func (s *selectFlags) check(specs []hooks.Spec, scope string) error {
+func (s *selectFlags) check(specs []hookspec.Spec, scope string) error {
 	unmatched := s.selection().Unmatched(specs)
 	if len(unmatched) == 0 {
 		return nil

@@ -9,6 +9,7 @@ import (
 
 	"github.com/hermes-hooks/hermes/internal/allowlist"
 	"github.com/hermes-hooks/hermes/internal/config"
+	"github.com/hermes-hooks/hermes/internal/hookspec"
 )
 
 // Approval is one allowlist entry as `approvals` reports it (SPEC §13.1).
@@ -16,7 +17,7 @@ type Approval struct {
 	Entry allowlist.Entry
 	// Hook is the configured hook the entry approves, nil when it is
 	// stale: no configured hook has its (event, command).
-	Hook  *Spec
+	Hook  *hookspec.Spec
 	Drift allowlist.Drift // of the script the command names, now
 
 	shown string
@@ -38,7 +39,7 @@ func (a Approval) Shown() string { return a.shown }
 // written with a secret, matches it with its ${VAR}s standing for
 // anything, it is shown in that written form instead.
 type namer struct {
-	configured map[allowlist.Key]Spec
+	configured map[allowlist.Key]hookspec.Spec
 	secret     []secretPattern
 	// variable are the configured commands holding a ${VAR} (as written,
 	// or left literal because the variable is unset here), each ${VAR}
@@ -164,8 +165,8 @@ func (s *Setup) Approvals(list *allowlist.List) []Approval {
 }
 
 // configured maps each (event, command) of the config to its first spec.
-func (s *Setup) configured() map[allowlist.Key]Spec {
-	m := make(map[allowlist.Key]Spec, len(s.Parsed.Specs))
+func (s *Setup) configured() map[allowlist.Key]hookspec.Spec {
+	m := make(map[allowlist.Key]hookspec.Spec, len(s.Parsed.Specs))
 	for _, spec := range s.Parsed.Specs {
 		k := allowlist.Key{Event: spec.Event, Command: spec.Command}
 		if _, seen := m[k]; !seen {
@@ -177,7 +178,7 @@ func (s *Setup) configured() map[allowlist.Key]Spec {
 
 // driftOf compares the script e's command names with what e recorded.
 func (s *Setup) driftOf(e allowlist.Entry) allowlist.Drift {
-	h := s.Inspect(Spec{Event: e.Event, Command: e.Command}, nil)
+	h := s.Inspect(hookspec.Spec{Event: e.Event, Command: e.Command}, nil)
 	fp := allowlist.Fingerprint{Path: h.Script, Err: allowlist.ErrNoScript}
 	if h.HasScriptFile() {
 		fp = s.Fingerprints.Of(h.Script)

@@ -13,6 +13,7 @@ import (
 	"github.com/hermes-hooks/hermes/internal/catalog"
 	"github.com/hermes-hooks/hermes/internal/guard"
 	"github.com/hermes-hooks/hermes/internal/hooks/gateway"
+	"github.com/hermes-hooks/hermes/internal/hookspec"
 	"github.com/hermes-hooks/hermes/internal/pyjson"
 	"github.com/hermes-hooks/hermes/internal/pystr"
 	"github.com/hermes-hooks/hermes/internal/shell"
@@ -36,9 +37,9 @@ type Check struct {
 
 // HookReport is every check of one hook.
 type HookReport struct {
-	Kind   string // "shell", "gateway" or "home"
-	Spec   *Spec  // shell: the hook, named by Spec.Shown
-	Name   string // gateway: its name; home: the HERMES_HOME
+	Kind   string         // "shell", "gateway" or "home"
+	Spec   *hookspec.Spec // shell: the hook, named by Spec.Shown
+	Name   string         // gateway: its name; home: the HERMES_HOME
 	Checks []Check
 }
 

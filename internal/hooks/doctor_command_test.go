@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/hermes-hooks/hermes/internal/config"
+	"github.com/hermes-hooks/hermes/internal/hookspec"
 	"github.com/hermes-hooks/hermes/internal/trust"
 )
 
@@ -62,7 +63,7 @@ func TestExecutableChecks(t *testing.T) {
 	} {
 		t.Run(tt.command, func(t *testing.T) {
 			s := Setup{Config: &config.File{Settings: config.DefaultSettings()}}
-			h := s.inspect(Spec{Event: "on_session_start", Command: tt.command}, nil, trust.Now())
+			h := s.inspect(hookspec.Spec{Event: "on_session_start", Command: tt.command}, nil, trust.Now())
 			checks := executableChecks(h)
 			if len(checks) != len(tt.want) {
 				t.Fatalf("checks = %+v, want %d", checks, len(tt.want))

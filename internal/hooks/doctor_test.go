@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/hermes-hooks/hermes/internal/allowlist"
+	"github.com/hermes-hooks/hermes/internal/hookspec"
 	"github.com/hermes-hooks/hermes/internal/shell"
 )
 
@@ -284,7 +285,7 @@ func TestPermissionCheck(t *testing.T) {
 	for i, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			p := mk(fmt.Sprint(i), tt.dirMode, tt.fileMod)
-			c := e.permissionCheck(e.Inspect(Spec{Event: "on_session_start", Command: p}, nil))
+			c := e.permissionCheck(e.Inspect(hookspec.Spec{Event: "on_session_start", Command: p}, nil))
 			if c.Name != "permissions" || c.Status != tt.want {
 				t.Errorf("got %+v, want status %s", c, tt.want)
 			}
@@ -296,12 +297,12 @@ func TestPermissionCheck(t *testing.T) {
 	if err := os.Symlink(target, link); err != nil {
 		t.Fatal(err)
 	}
-	if c := e.permissionCheck(e.Inspect(Spec{Event: "on_session_start", Command: link}, nil)); c.Status != CheckFail {
+	if c := e.permissionCheck(e.Inspect(hookspec.Spec{Event: "on_session_start", Command: link}, nil)); c.Status != CheckFail {
 		t.Errorf("symlink to a world-writable script: %+v", c)
 	}
 	// hooks_strict_modes: false makes the finding information only.
 	e.Config.Settings.StrictModes = false
-	if c := e.permissionCheck(e.Inspect(Spec{Event: "on_session_start", Command: target}, nil)); c.Status != CheckInfo || !strings.Contains(c.Message, "writable by others") {
+	if c := e.permissionCheck(e.Inspect(hookspec.Spec{Event: "on_session_start", Command: target}, nil)); c.Status != CheckInfo || !strings.Contains(c.Message, "writable by others") {
 		t.Errorf("strict modes off: %+v; want info naming the problem", c)
 	}
 }

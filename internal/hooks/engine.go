@@ -7,6 +7,7 @@ import (
 	"github.com/hermes-hooks/hermes/internal/catalog"
 	"github.com/hermes-hooks/hermes/internal/guard"
 	"github.com/hermes-hooks/hermes/internal/hooks/outbound"
+	"github.com/hermes-hooks/hermes/internal/hookspec"
 	"github.com/hermes-hooks/hermes/internal/pyjson"
 	"github.com/hermes-hooks/hermes/internal/shell"
 )
@@ -130,7 +131,7 @@ func (e *Engine) RunShell(ctx context.Context, h ShellHook, wire *pyjson.Object)
 // forTool; on any other event it filters nothing (SPEC §14).
 func (e *Engine) Selected(hs []ShellHook, event, forTool string) []ShellHook {
 	ev, _ := e.Catalogue.Lookup(event)
-	budget := NewMatchBudget() // one firing's matchers (SPEC §13.2 rule 5)
+	budget := hookspec.NewMatchBudget() // one firing's matchers (SPEC §13.2 rule 5)
 	var out []ShellHook
 	for _, h := range hs {
 		if h.Event != event {

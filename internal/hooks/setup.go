@@ -8,6 +8,7 @@ import (
 	"github.com/hermes-hooks/hermes/internal/catalog"
 	"github.com/hermes-hooks/hermes/internal/config"
 	"github.com/hermes-hooks/hermes/internal/hooks/gateway"
+	"github.com/hermes-hooks/hermes/internal/hookspec"
 	"github.com/hermes-hooks/hermes/internal/safepath"
 )
 
@@ -18,7 +19,7 @@ type Setup struct {
 	Loc       *config.Location
 	Config    *config.File
 	Catalogue *catalog.Catalogue
-	Parsed    *Parsed
+	Parsed    *hookspec.Parsed
 	Store     *allowlist.Store
 	Env       config.Env
 	// Environ is the environment as NAME=value lines, when the caller
@@ -73,7 +74,7 @@ func load(req config.Request, readAhead bool) (*Setup, error) {
 		Loc:          loc,
 		Config:       file,
 		Catalogue:    cat,
-		Parsed:       Parse(file, cat, env),
+		Parsed:       hookspec.Parse(file, cat, env),
 		Store:        store,
 		Env:          env,
 		UserHome:     req.UserHome,

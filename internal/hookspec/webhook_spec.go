@@ -1,4 +1,4 @@
-package hooks
+package hookspec
 
 import (
 	"fmt"
@@ -40,7 +40,7 @@ type Webhook struct {
 }
 
 func (p *parser) webhooks(pr config.Pair) {
-	path, line := "hooks."+outboundKey, pr.KeyNode.Line
+	path, line := "hooks."+OutboundKey, pr.KeyNode.Line
 	v := config.Resolve(pr.Value)
 	switch v.Kind {
 	case config.KindNull:
@@ -58,7 +58,7 @@ func (p *parser) webhooks(pr config.Pair) {
 }
 
 func (p *parser) webhook(i int, item *yaml.Node) (Webhook, bool) {
-	path := fmt.Sprintf("hooks.%s[%d]", outboundKey, i)
+	path := fmt.Sprintf("hooks.%s[%d]", OutboundKey, i)
 	w := Webhook{Index: i, Timeout: DefaultWebhookTimeout, File: p.file, Line: item.Line}
 	v := config.Resolve(item)
 	if v.Kind != config.KindMapping {

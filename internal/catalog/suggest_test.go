@@ -1,15 +1,14 @@
-package hooks
+package catalog
 
 import (
 	"testing"
 
-	"github.com/hermes-hooks/hermes/internal/catalog"
 	"github.com/hermes-hooks/hermes/internal/suggest"
 )
 
 func TestSuggest(t *testing.T) {
-	shell := catalog.NewCatalogue(nil).Names()
-	gateway := catalog.GatewayEventNames()
+	shell := NewCatalogue(nil).Names()
+	gateway := GatewayEventNames()
 	for _, tc := range []struct {
 		name       string
 		candidates []string
@@ -38,7 +37,7 @@ func TestSuggest(t *testing.T) {
 
 // Names the user typed are matched ignoring case and surrounding space.
 func TestSuggestName(t *testing.T) {
-	shell := catalog.NewCatalogue([]string{"My_Event"}).Names()
+	shell := NewCatalogue([]string{"My_Event"}).Names()
 	for _, tc := range []struct{ name, want string }{
 		{"PRE_TOOL_CALL", "pre_tool_call"},
 		{"Pre_Tol_Call", "pre_tool_call"},
@@ -51,13 +50,13 @@ func TestSuggestName(t *testing.T) {
 			t.Errorf("Name(%q) = %q, want %q", tc.name, got, tc.want)
 		}
 	}
-	if got := suggest.Name("AGENT:STRAT", catalog.GatewayEventNames()); got != "agent:start" {
+	if got := suggest.Name("AGENT:STRAT", GatewayEventNames()); got != "agent:start" {
 		t.Errorf("Name(AGENT:STRAT) = %q, want agent:start", got)
 	}
 }
 
 func BenchmarkSuggest(b *testing.B) {
-	names := catalog.NewCatalogue(nil).Names()
+	names := NewCatalogue(nil).Names()
 	for b.Loop() {
 		suggest.Closest("on_kanban_wroker_stale_clam", names)
 	}

@@ -1,4 +1,4 @@
-package hooks
+package hookspec
 
 import (
 	"errors"
@@ -87,7 +87,7 @@ func RemoveFromConfig(src []byte, command, event string, env config.Env) ([]byte
 	}
 	var removed []ConfigRef
 	out, _, err := d.Remove([]string{"hooks"}, func(key string, _ int, item *yaml.Node) bool {
-		if key == outboundKey || key == outputSpillKey || (event != "" && key != event) {
+		if key == OutboundKey || key == OutputSpillKey || (event != "" && key != event) {
 			return false
 		}
 		cmd, ok := scalarField(item, "command")
@@ -120,7 +120,7 @@ func ConfiguredCommands(src []byte) []string {
 		for list != nil && list.Kind == yaml.AliasNode {
 			list = list.Alias
 		}
-		if hooks.Content[i].Value == outboundKey || list == nil || list.Kind != yaml.SequenceNode {
+		if hooks.Content[i].Value == OutboundKey || list == nil || list.Kind != yaml.SequenceNode {
 			continue
 		}
 		for _, item := range list.Content {

@@ -1,4 +1,4 @@
-package hooks
+package hookspec
 
 import (
 	"fmt"
@@ -52,6 +52,10 @@ type Spec struct {
 	// not a string), part of the key the agent registers a hook under.
 	matcherText string
 }
+
+// MatcherText is the matcher as configured (trimmed), "" when the hook has
+// none: with the event and the command, the key a hook is locked under.
+func (s Spec) MatcherText() string { return s.matcherText }
 
 // Shown is the command as the user wrote it in the config, which is what
 // every report shows (SPEC §13 rule 11): an expanded ${API_TOKEN} is never
@@ -138,8 +142,8 @@ func (p *Parsed) ForEvent(event string) []Spec {
 
 // Keys of the hooks: mapping that are not events.
 const (
-	outboundKey    = config.HooksOutboundKey
-	outputSpillKey = config.HooksOutputSpillKey
+	OutboundKey    = config.HooksOutboundKey
+	OutputSpillKey = config.HooksOutputSpillKey
 )
 
 // Parse validates the hooks: block of f (SPEC §2.1, §11). Nothing in it is
@@ -237,9 +241,9 @@ func (p *parser) hooks(n *yaml.Node, line int) {
 	}
 	for _, pr := range pairs {
 		switch pr.Key {
-		case outboundKey:
+		case OutboundKey:
 			p.webhooks(pr)
-		case outputSpillKey:
+		case OutputSpillKey:
 			// Reserved by the agent; nothing here for this tool.
 		default:
 			p.event(pr)

@@ -1,4 +1,4 @@
-package hooks
+package hookspec
 
 import (
 	"fmt"
@@ -62,8 +62,8 @@ func (m *Matcher) MatchBy(toolName string, deadline time.Time) (bool, error) {
 // match timeouts.
 const MatcherBudget = time.Second
 
-// matcherBudget is MatcherBudget, replaced by tests.
-var matcherBudget = MatcherBudget
+// FiringMatchBudget is MatcherBudget, replaced by tests (the engine's too).
+var FiringMatchBudget = MatcherBudget
 
 // errBudgetSpent: a matcher not tried because the firing's budget was
 // used up; it could not decide, like a match that timed out.
@@ -80,7 +80,7 @@ func (errBudgetSpent) Is(target error) bool { return target == pyre.ErrTimeout }
 type MatchBudget struct{ left time.Duration }
 
 // NewMatchBudget starts a firing's budget.
-func NewMatchBudget() *MatchBudget { return &MatchBudget{left: matcherBudget} }
+func NewMatchBudget() *MatchBudget { return &MatchBudget{left: FiringMatchBudget} }
 
 // Match is m.MatchBy within what is left, which the match then uses up.
 // An error wrapping pyre.ErrTimeout means the matcher could not decide.

@@ -1,7 +1,6 @@
 package hooks
 
 import (
-	"fmt"
 	"regexp"
 	"sort"
 	"strings"
@@ -240,36 +239,6 @@ func (s *Setup) PruneShown(shown []allowlist.Entry) ([]allowlist.Entry, []string
 		return nil, warnings, err
 	}
 	return gone, warnings, nil
-}
-
-// AllowlistChecks are doctor's notes about the allowlist as a whole (SPEC
-// §13.1, §13 rule 11): stale entries (info, with the hint to prune) and
-// hooks whose command carries a secret from the environment, which the
-// allowlist then stores in clear (warn). Neither is a problem.
-func (s *Setup) AllowlistChecks(list *allowlist.List) []Check {
-	var out []Check
-	n := s.namer()
-	var stale []string
-	for _, e := range list.Approvals {
-		if !n.inUse(e) {
-			stale = append(stale, fmt.Sprintf("%s %s", e.Event, n.shown(e)))
-		}
-	}
-	if len(stale) > 0 {
-		out = append(out, Check{Name: "stale", Status: CheckInfo, Message: fmt.Sprintf(
-			"%d allowlist entry(ies) approve no configured hook: %s; remove them with: hermes hooks prune",
-			len(stale), strings.Join(stale, "; "))})
-	}
-	for _, spec := range s.Parsed.Specs {
-		if !spec.HasSecret() {
-			continue
-		}
-		vars := "${" + strings.Join(spec.Secrets, "}, ${") + "}"
-		out = append(out, Check{Name: "secret", Status: CheckWarn, Message: fmt.Sprintf(
-			"%s (%s): the value of %s is stored in clear in the allowlist once approved (it holds the expanded command, which the agent matches on), and rotating it un-approves the hook; pass it through the environment instead (the hook inherits it) and take it out of the command",
-			spec.Shown(), spec.Event, vars)})
-	}
-	return out
 }
 
 // ShownEntries returns how each entry's command is shown (see namer).

@@ -151,7 +151,7 @@ func (s *Setup) GuardProblem(spec hookspec.Spec) string {
 	if err := s.checkExecutable(inv.Guard, true); err != nil {
 		return fmt.Sprintf("its guard %s cannot run: %v; install hermes-guard beside hermes, or unprotect the hook", inv.Guard, err)
 	}
-	if err := s.safePaths().Check(inv.Guard); err != nil {
+	if err := s.SafePaths().Check(inv.Guard); err != nil {
 		return fmt.Sprintf("its guard %s is not safe: %v", inv.Guard, err)
 	}
 	return ""

@@ -98,7 +98,7 @@ func (s *Setup) GatewayHooks() []gateway.Hook {
 	if !s.gwDone {
 		s.gateway = gateway.Discover(s.GatewayDir(), catalog.GatewayEventNames())
 		if s.Config.Settings.StrictModes {
-			gateway.CheckOwnership(s.gateway, s.safePaths())
+			gateway.CheckOwnership(s.gateway, s.SafePaths())
 		}
 		s.gwDone = true
 	}

@@ -47,7 +47,7 @@ const (
 // the invocation's caches of hashes and path checks: for display (list,
 // diff, the checklist), never to decide whether to run a hook (InspectNow).
 func (s *Setup) Inspect(spec hookspec.Spec, list *allowlist.List) ShellHook {
-	return s.inspect(spec, list, trust.Probes{Fingerprint: s.Fingerprints.Of, Paths: s.safePaths(), Executable: s.checkExecutable, Present: s.present})
+	return s.InspectWith(spec, list, trust.Probes{Fingerprint: s.Fingerprints.Of, Paths: s.SafePaths(), Executable: s.checkExecutable, Present: s.present})
 }
 
 // InspectNow is the one decision whether a hook may run now (SPEC §13,
@@ -55,7 +55,7 @@ func (s *Setup) Inspect(spec hookspec.Spec, list *allowlist.List) ShellHook {
 // and its path checked at this moment, from no cache. run-event, test,
 // doctor and the policy cases all decide through it.
 func (s *Setup) InspectNow(spec hookspec.Spec, list *allowlist.List) ShellHook {
-	return s.inspect(spec, list, trust.Now())
+	return s.InspectWith(spec, list, trust.Now())
 }
 
 // TrustSettings are the config's trust switches.
@@ -63,7 +63,9 @@ func (s *Setup) TrustSettings() trust.Settings {
 	return trust.Settings{PinScripts: s.Config.Settings.PinScripts, StrictModes: s.Config.Settings.StrictModes}
 }
 
-func (s *Setup) inspect(spec hookspec.Spec, list *allowlist.List, look trust.Probes) ShellHook {
+// InspectWith is Inspect with the given probes (tests and doctor pass
+// their own view of the disk).
+func (s *Setup) InspectWith(spec hookspec.Spec, list *allowlist.List, look trust.Probes) ShellHook {
 	return s.inspectWith(spec, list, look, s.TrustSettings())
 }
 
@@ -93,7 +95,7 @@ func (s *Setup) inspectWith(spec hookspec.Spec, list *allowlist.List, look trust
 }
 
 // safePaths is the invocation's cached path checker, for display.
-func (s *Setup) safePaths() *safepath.Checker {
+func (s *Setup) SafePaths() *safepath.Checker {
 	s.pathsOnce.Do(func() { s.paths = safepath.New(os.Getuid()) })
 	return s.paths
 }

@@ -1,4 +1,4 @@
-package hooks
+package doctor
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/hermes-hooks/hermes/internal/hooks"
 	"github.com/hermes-hooks/hermes/internal/shell"
 )
 
@@ -65,7 +66,7 @@ func ShellOperators(command string) []string {
 }
 
 // operatorCheck fails a command with shell operators outside quotes.
-func operatorCheck(h ShellHook) (Check, bool) {
+func operatorCheck(h hooks.ShellHook) (Check, bool) {
 	ops := ShellOperators(h.Command)
 	if len(ops) == 0 {
 		return Check{}, false
@@ -95,7 +96,7 @@ func isInterpreter(program string) bool {
 // about the script; otherwise it is about the program, which is what runs
 // (`cat NOTES.md` runs cat): the script word is an argument, which drift
 // and the pin still follow, but never "a script that can run".
-func executableChecks(h ShellHook) []Check {
+func executableChecks(h hooks.ShellHook) []Check {
 	if h.NoScript {
 		// A pipeline of programs (SPEC §19): no script to check; the
 		// dialect check says what is approved.

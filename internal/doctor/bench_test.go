@@ -1,4 +1,4 @@
-package hooks
+package doctor
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hermes-hooks/hermes/internal/hooks"
 	"github.com/hermes-hooks/hermes/internal/shell"
 )
 
@@ -24,14 +25,14 @@ func BenchmarkDoctor(b *testing.B) {
 		scripts[name] = "#!/bin/sh\ncat >/dev/null\nsleep " + sleep + "\n"
 		fmt.Fprintf(&cfg, "    - command: \"~/%s\"\n", name)
 	}
-	h := newTrustHome(b, cfg.String(), scripts)
+	h := newTestHome(b, cfg.String(), scripts)
 	h.approveAll()
 	for _, parallel := range []int{runtime.NumCPU(), 1} {
 		b.Run(fmt.Sprintf("parallel=%d", parallel), func(b *testing.B) {
 			s, list := h.load()
-			e := &Engine{Setup: s, Runner: shell.Exec{}, Environ: []string{"PATH=/usr/bin:/bin"}, Cwd: s.Loc.Home, Now: time.Now}
+			e := &hooks.Engine{Setup: s, Runner: shell.Exec{}, Environ: []string{"PATH=/usr/bin:/bin"}, Cwd: s.Loc.Home, Now: time.Now}
 			for b.Loop() {
-				for _, r := range e.Doctor(context.Background(), list, DoctorOptions{Parallel: parallel}) {
+				for _, r := range Run(context.Background(), e, list, Options{Parallel: parallel}) {
 					if r.Problems() > 0 {
 						b.Fatalf("%s: %+v", r.Spec.Shown(), r.Checks)
 					}

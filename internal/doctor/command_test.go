@@ -1,4 +1,4 @@
-package hooks
+package doctor
 
 import (
 	"os"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/hermes-hooks/hermes/internal/config"
+	"github.com/hermes-hooks/hermes/internal/hooks"
 	"github.com/hermes-hooks/hermes/internal/hookspec"
 	"github.com/hermes-hooks/hermes/internal/trust"
 )
@@ -62,8 +63,8 @@ func TestExecutableChecks(t *testing.T) {
 		{"no-such-program-hermes", []string{"fail: program \"no-such-program-hermes\" is not found on PATH"}},
 	} {
 		t.Run(tt.command, func(t *testing.T) {
-			s := Setup{Config: &config.File{Settings: config.DefaultSettings()}}
-			h := s.inspect(hookspec.Spec{Event: "on_session_start", Command: tt.command}, nil, trust.Now())
+			s := hooks.Setup{Config: &config.File{Settings: config.DefaultSettings()}}
+			h := s.InspectWith(hookspec.Spec{Event: "on_session_start", Command: tt.command}, nil, trust.Now())
 			checks := executableChecks(h)
 			if len(checks) != len(tt.want) {
 				t.Fatalf("checks = %+v, want %d", checks, len(tt.want))

@@ -1,4 +1,4 @@
-package hooks
+package doctor
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/hermes-hooks/hermes/internal/allowlist"
+	"github.com/hermes-hooks/hermes/internal/hooks"
 	"github.com/hermes-hooks/hermes/internal/hookspec"
 	"github.com/hermes-hooks/hermes/internal/shell"
 )
@@ -61,8 +62,8 @@ func exitedWith(code int, stdout string) shell.Result {
 	return shell.Result{ExitCode: &code, Stdout: stdout, Elapsed: time.Millisecond}
 }
 
-func doctorEngine(s *Setup, r shell.Runner) *Engine {
-	return &Engine{Setup: s, Runner: r, Environ: []string{"PATH=/bin"}, Cwd: s.Loc.Home, Now: time.Now}
+func doctorEngine(s *hooks.Setup, r shell.Runner) *hooks.Engine {
+	return &hooks.Engine{Setup: s, Runner: r, Environ: []string{"PATH=/bin"}, Cwd: s.Loc.Home, Now: time.Now}
 }
 
 // checkLine summarises a check as name:status.
@@ -79,7 +80,7 @@ func TestDoctorShellChecks(t *testing.T) {
 	for _, n := range []string{"ok.sh", "quiet.sh", "chatty.sh", "odd.sh", "list.sh", "slow.sh", "nostart.sh", "exit1.sh", "exit3.sh", "new.sh", "edited.sh", "gone.sh", "agent.sh"} {
 		scripts[n] = "#!/bin/sh\n# " + n + "\n"
 	}
-	h := newTrustHome(t, `hooks:
+	h := newTestHome(t, `hooks:
   pre_tool_call:
     - command: "~/ok.sh"
       timeout: 5
@@ -118,7 +119,7 @@ func TestDoctorShellChecks(t *testing.T) {
 		"nostart.sh": {Err: "command not executable"},
 		"exit3.sh":   withStderr(exitedWith(3, ""), "boom"),
 	}}
-	reports := doctorEngine(s, runner).Doctor(context.Background(), list, DoctorOptions{Parallel: 0})
+	reports := Run(context.Background(), doctorEngine(s, runner), list, Options{Parallel: 0})
 
 	want := []struct{ command, checks string }{
 		{"~/ok.sh", "executable:ok approved:ok drift:ok permissions:ok guard:warn smoke:ok"},
@@ -176,7 +177,7 @@ func TestDoctorShellChecks(t *testing.T) {
 
 // writeAllowlistEntryWithoutHash turns the approval of cmd into one the
 // Python agent would have written: no sha256, no approved_via.
-func (h *trustHome) writeAllowlistEntryWithoutHash(cmd, event string) {
+func (h *testHome) writeAllowlistEntryWithoutHash(cmd, event string) {
 	h.t.Helper()
 	s, _ := h.load()
 	fp := allowlist.NewFingerprinter().Of(filepath.Join(h.dir, strings.TrimPrefix(cmd, "~/")))
@@ -208,7 +209,7 @@ func TestDoctorSmokeRunsConcurrently(t *testing.T) {
 		scripts[name] = "#!/bin/sh\n# " + name + "\n"
 		fmt.Fprintf(&cfg, "    - command: \"~/%s\"\n", name)
 	}
-	h := newTrustHome(t, cfg.String(), scripts)
+	h := newTestHome(t, cfg.String(), scripts)
 	h.approveAll()
 	s, list := h.load()
 
@@ -219,7 +220,7 @@ func TestDoctorSmokeRunsConcurrently(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	done := make(chan []HookReport)
-	go func() { done <- doctorEngine(s, runner).Doctor(ctx, list, DoctorOptions{Parallel: parallel}) }()
+	go func() { done <- Run(ctx, doctorEngine(s, runner), list, Options{Parallel: parallel}) }()
 	select {
 	case <-full:
 		close(runner.gate)
@@ -240,12 +241,12 @@ func TestDoctorSmokeRunsConcurrently(t *testing.T) {
 
 // parallel 1 is sequential: one run at a time.
 func TestDoctorParallelOne(t *testing.T) {
-	h := newTrustHome(t, "hooks:\n  on_session_start:\n    - command: \"~/a.sh\"\n    - command: \"~/b.sh\"\n    - command: \"~/c.sh\"\n",
+	h := newTestHome(t, "hooks:\n  on_session_start:\n    - command: \"~/a.sh\"\n    - command: \"~/b.sh\"\n    - command: \"~/c.sh\"\n",
 		map[string]string{"a.sh": hookV1, "b.sh": hookV1, "c.sh": hookV1})
 	h.approveAll()
 	s, list := h.load()
 	runner := &doctorRunner{}
-	doctorEngine(s, runner).Doctor(context.Background(), list, DoctorOptions{Parallel: 1})
+	Run(context.Background(), doctorEngine(s, runner), list, Options{Parallel: 1})
 	if runner.maxInFlight != 1 || strings.Join(runner.ran, " ") != "a.sh b.sh c.sh" {
 		t.Errorf("max in flight %d, ran %v; want 1, a b c", runner.maxInFlight, runner.ran)
 	}
@@ -253,7 +254,8 @@ func TestDoctorParallelOne(t *testing.T) {
 
 func TestPermissionCheck(t *testing.T) {
 	dir := t.TempDir()
-	e := testEngine(t, "", &fakeRunner{})
+	s, _ := newTestHome(t, "", nil).load()
+	e := doctorEngine(s, &doctorRunner{})
 	mk := func(sub string, dirMode, fileMode os.FileMode) string {
 		d := filepath.Join(dir, sub)
 		if err := os.Mkdir(d, 0o755); err != nil {
@@ -285,7 +287,7 @@ func TestPermissionCheck(t *testing.T) {
 	for i, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			p := mk(fmt.Sprint(i), tt.dirMode, tt.fileMod)
-			c := e.permissionCheck(e.Inspect(hookspec.Spec{Event: "on_session_start", Command: p}, nil))
+			c := permissionCheck(e, e.Inspect(hookspec.Spec{Event: "on_session_start", Command: p}, nil))
 			if c.Name != "permissions" || c.Status != tt.want {
 				t.Errorf("got %+v, want status %s", c, tt.want)
 			}
@@ -297,12 +299,12 @@ func TestPermissionCheck(t *testing.T) {
 	if err := os.Symlink(target, link); err != nil {
 		t.Fatal(err)
 	}
-	if c := e.permissionCheck(e.Inspect(hookspec.Spec{Event: "on_session_start", Command: link}, nil)); c.Status != CheckFail {
+	if c := permissionCheck(e, e.Inspect(hookspec.Spec{Event: "on_session_start", Command: link}, nil)); c.Status != CheckFail {
 		t.Errorf("symlink to a world-writable script: %+v", c)
 	}
 	// hooks_strict_modes: false makes the finding information only.
 	e.Config.Settings.StrictModes = false
-	if c := e.permissionCheck(e.Inspect(hookspec.Spec{Event: "on_session_start", Command: target}, nil)); c.Status != CheckInfo || !strings.Contains(c.Message, "writable by others") {
+	if c := permissionCheck(e, e.Inspect(hookspec.Spec{Event: "on_session_start", Command: target}, nil)); c.Status != CheckInfo || !strings.Contains(c.Message, "writable by others") {
 		t.Errorf("strict modes off: %+v; want info naming the problem", c)
 	}
 }

@@ -1,4 +1,4 @@
-package hooks
+package doctor
 
 import (
 	"context"
@@ -10,8 +10,10 @@ import (
 	"sync"
 
 	"github.com/hermes-hooks/hermes/internal/allowlist"
+	"github.com/hermes-hooks/hermes/internal/answer"
 	"github.com/hermes-hooks/hermes/internal/catalog"
 	"github.com/hermes-hooks/hermes/internal/guard"
+	"github.com/hermes-hooks/hermes/internal/hooks"
 	"github.com/hermes-hooks/hermes/internal/hooks/gateway"
 	"github.com/hermes-hooks/hermes/internal/hookspec"
 	"github.com/hermes-hooks/hermes/internal/pyjson"
@@ -58,8 +60,8 @@ func (r *HookReport) add(name, status, format string, args ...any) {
 	r.Checks = append(r.Checks, Check{name, status, fmt.Sprintf(format, args...)})
 }
 
-// DoctorOptions are how doctor runs.
-type DoctorOptions struct {
+// Options are how doctor runs.
+type Options struct {
 	// Parallel smoke runs at once (0: the number of CPUs).
 	Parallel int
 	// Python for the gateway checks, or why there is none.
@@ -71,19 +73,19 @@ type DoctorOptions struct {
 	NoSmoke bool
 }
 
-// Doctor checks the home's own files, every shell hook (in config order)
+// Run checks the home's own files, every shell hook (in config order)
 // and every gateway hook. Smoke runs of approved hooks run concurrently,
 // at most o.Parallel at a time; the reports keep config order. It never
 // runs a hook that run-event would not fire without asking: each is judged
 // again (InspectNow) right before its smoke run.
-func (e *Engine) Doctor(ctx context.Context, list *allowlist.List, o DoctorOptions) []HookReport {
+func Run(ctx context.Context, e *hooks.Engine, list *allowlist.List, o Options) []HookReport {
 	parallel := o.Parallel
 	if parallel <= 0 {
 		parallel = runtime.NumCPU()
 	}
 	hs := e.ShellHooks(list)
 	reports := make([]HookReport, 0, len(hs)+1)
-	if r := e.homeChecks(); len(r.Checks) > 0 {
+	if r := homeChecks(e); len(r.Checks) > 0 {
 		reports = append(reports, r)
 	}
 	first := len(reports)
@@ -92,7 +94,7 @@ func (e *Engine) Doctor(ctx context.Context, list *allowlist.List, o DoctorOptio
 	var wg sync.WaitGroup
 	for i, h := range hs {
 		i += first
-		reports[i] = e.staticChecks(h)
+		reports[i] = staticChecks(e, h)
 		reason := smokeSkipReason(h)
 		if o.SafeMode && reason == "" {
 			reason = "safe mode"
@@ -106,14 +108,14 @@ func (e *Engine) Doctor(ctx context.Context, list *allowlist.List, o DoctorOptio
 		}
 		if reason != "" {
 			reports[i].add("smoke", CheckSkip, "skipped JSON smoke test (%s)", reason)
-			e.lint(h, nil, &reports[i])
+			lint(e, h, nil, &reports[i])
 			continue
 		}
 		// Taking the slot before starting the goroutine starts the runs in
 		// config order and keeps at most parallel goroutines alive.
 		sem <- struct{}{}
 		wg.Add(1)
-		go func(i int, h ShellHook) {
+		go func(i int, h hooks.ShellHook) {
 			defer wg.Done()
 			defer func() { <-sem }()
 			// The same decision as run-event's, taken now: the display
@@ -123,13 +125,13 @@ func (e *Engine) Doctor(ctx context.Context, list *allowlist.List, o DoctorOptio
 				reports[i].add("smoke", CheckSkip, "skipped JSON smoke test (%s)", now.Reason())
 				return
 			}
-			e.smoke(ctx, now, &reports[i])
+			smoke(ctx, e, now, &reports[i])
 		}(i, h)
 	}
 	wg.Wait()
-	e.guardedChecks(hs, reports[first:])
+	guardedChecks(e, hs, reports[first:])
 	for _, g := range e.GatewayHooks() {
-		reports = append(reports, e.gatewayChecks(ctx, g, o.Python, o.PyErr))
+		reports = append(reports, gatewayChecks(ctx, e, g, o.Python, o.PyErr))
 	}
 	return reports
 }
@@ -137,7 +139,7 @@ func (e *Engine) Doctor(ctx context.Context, list *allowlist.List, o DoctorOptio
 // guardedChecks adds to each protected hook's report what the audit log
 // says of the agent's runs of it (GuardedChecks): one read of the log for
 // all of them. reports are hs's, in order.
-func (e *Engine) guardedChecks(hs []ShellHook, reports []HookReport) {
+func guardedChecks(e *hooks.Engine, hs []hooks.ShellHook, reports []HookReport) {
 	var guarded []Guarded
 	var at []int
 	for i, h := range hs {
@@ -166,7 +168,7 @@ func (e *Engine) guardedChecks(hs []ShellHook, reports []HookReport) {
 // smokeSkipReason says why a hook gets no smoke run, "" when it gets one:
 // only a hook run-event would fire without asking is run, and only when it
 // can start (its failure to is already a problem of its own).
-func smokeSkipReason(h ShellHook) string {
+func smokeSkipReason(h hooks.ShellHook) string {
 	switch {
 	case h.ParseErr != nil:
 		return "the command cannot be parsed"
@@ -175,7 +177,7 @@ func smokeSkipReason(h ShellHook) string {
 	case h.ExecErr != nil:
 		return "script missing or not executable"
 	case h.Blocked() && h.Drift == allowlist.DriftMissing:
-		return SkipUnreadable + ": not run until re-approved"
+		return hooks.SkipUnreadable + ": not run until re-approved"
 	case h.Blocked():
 		return "script modified since approval: not run until re-approved"
 	case h.Unsafe != nil:
@@ -184,7 +186,7 @@ func smokeSkipReason(h ShellHook) string {
 	return ""
 }
 
-func (e *Engine) staticChecks(h ShellHook) HookReport {
+func staticChecks(e *hooks.Engine, h hooks.ShellHook) HookReport {
 	r := HookReport{Kind: "shell", Spec: &h.Spec}
 	r.Checks = append(r.Checks, executableChecks(h)...)
 	if c, ok := operatorCheck(h); ok {
@@ -207,7 +209,7 @@ func (e *Engine) staticChecks(h ShellHook) HookReport {
 	if h.Present {
 		// Readable or not, executable or not: whoever else can change it
 		// decides what runs (SPEC §13.2 rule 2).
-		r.Checks = append(r.Checks, e.permissionCheck(h))
+		r.Checks = append(r.Checks, permissionCheck(e, h))
 	}
 	switch {
 	case h.Protected():
@@ -229,7 +231,7 @@ func (e *Engine) staticChecks(h ShellHook) HookReport {
 	return r
 }
 
-func driftCheck(h ShellHook) Check {
+func driftCheck(h hooks.ShellHook) Check {
 	c := Check{Name: "drift"}
 	if h.NoScript {
 		c.Status, c.Message = CheckOK, "no script file: the approval is the command string itself, which cannot drift"
@@ -282,12 +284,12 @@ func quote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + 
 // the script or a folder above it owned by another user, or writable by
 // others or by a shared group. With hooks_strict_modes: false the finding is
 // only information.
-func (e *Engine) permissionCheck(h ShellHook) Check {
+func permissionCheck(e *hooks.Engine, h hooks.ShellHook) Check {
 	// The verdict's own finding when the rule is on, so that doctor says
 	// what run-event does; asked here only to inform when it is off.
 	err := h.Unsafe
 	if err == nil && !(e.Config.Settings.StrictModes && e.Config.Settings.PinScripts) {
-		err = e.safePaths().Check(h.Script)
+		err = e.SafePaths().Check(h.Script)
 	}
 	switch {
 	case err == nil:
@@ -302,7 +304,7 @@ func (e *Engine) permissionCheck(h ShellHook) Check {
 
 // homeChecks fails when another user could change HERMES_HOME, the config
 // file or the allowlist: whoever can, decides what runs.
-func (e *Engine) homeChecks() HookReport {
+func homeChecks(e *hooks.Engine) HookReport {
 	r := HookReport{Kind: "home", Name: e.Loc.Home}
 	paths := []string{e.Loc.Home}
 	if e.Loc.ConfigPath != "" {
@@ -316,7 +318,7 @@ func (e *Engine) homeChecks() HookReport {
 			continue
 		}
 		// Only findings: a healthy home adds nothing to the report.
-		err := e.safePaths().Check(p)
+		err := e.SafePaths().Check(p)
 		switch {
 		case err == nil:
 		case !e.Config.Settings.StrictModes:
@@ -330,7 +332,7 @@ func (e *Engine) homeChecks() HookReport {
 
 // smoke runs an approved hook once with the event's synthetic payload and
 // judges its answer, then lints it.
-func (e *Engine) smoke(ctx context.Context, h ShellHook, r *HookReport) {
+func smoke(ctx context.Context, e *hooks.Engine, h hooks.ShellHook, r *HookReport) {
 	ev, _ := e.Catalogue.Lookup(h.Event)
 	fields := e.Payload(ev, nil, true)
 	run := e.RunShell(ctx, h, e.WireFor(h.Event, fields))
@@ -351,7 +353,7 @@ func (e *Engine) smoke(ctx context.Context, h ShellHook, r *HookReport) {
 	default:
 		v, err := pyjson.Decode([]byte(out))
 		if err != nil {
-			r.add("smoke", CheckFail, "smoke run printed output that is %s", notJSON(out, err))
+			r.add("smoke", CheckFail, "smoke run printed output that is %s", answer.NotJSON(out, err))
 			break
 		}
 		r.add("smoke", CheckOK, "smoke run answered valid JSON")
@@ -370,7 +372,7 @@ func (e *Engine) smoke(ctx context.Context, h ShellHook, r *HookReport) {
 		}
 		r.add("smoke", CheckWarn, "%s", msg)
 	}
-	e.lint(h, &res, r)
+	lint(e, h, &res, r)
 }
 
 // failedWithStderr reports a run that failed the way a broken hook does: a
@@ -391,7 +393,7 @@ func lastLine(s string) string {
 // lint adds the warnings that are not problems: a blocking hook without an
 // explicit timeout, and one that exits 1 on the smoke run (res, nil when it
 // was not run).
-func (e *Engine) lint(h ShellHook, res *shell.Result, r *HookReport) {
+func lint(e *hooks.Engine, h hooks.ShellHook, res *shell.Result, r *HookReport) {
 	ev, _ := e.Catalogue.Lookup(h.Event)
 	if !ev.Blocking {
 		return
@@ -414,7 +416,7 @@ func cut(s string, n int) string {
 // gatewayChecks checks one gateway hook without running it: HOOK.yaml,
 // its events, the handler (handle(event_type, context), found by parsing),
 // and the Python that would run it. A disabled hook is only noted.
-func (e *Engine) gatewayChecks(ctx context.Context, g gateway.Hook, python string, pyErr error) HookReport {
+func gatewayChecks(ctx context.Context, e *hooks.Engine, g gateway.Hook, python string, pyErr error) HookReport {
 	r := HookReport{Kind: "gateway", Name: g.Name}
 	manifest := filepath.Join(g.Dir, gateway.ManifestName)
 	if !g.Enabled {

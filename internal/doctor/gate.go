@@ -1,8 +1,9 @@
-package hooks
+package doctor
 
 import (
 	"fmt"
 
+	"github.com/hermes-hooks/hermes/internal/hooks"
 	"github.com/hermes-hooks/hermes/internal/lockfile"
 )
 
@@ -17,10 +18,10 @@ type Gate struct {
 
 // GateReport checks the home against the gate, as a report of kind "gate"
 // (no checks when nothing was asked), and lists the lock's differences.
-func (e *Engine) GateReport(g Gate) (HookReport, []lockfile.Difference) {
+func GateReport(e *hooks.Engine, g Gate) (HookReport, []lockfile.Difference) {
 	r := HookReport{Kind: "gate", Name: "CI gate"}
 	if g.ExpectHooks >= 0 {
-		e.expectHooksCheck(g.ExpectHooks, &r)
+		expectHooksCheck(e, g.ExpectHooks, &r)
 	}
 	if g.Lock == nil {
 		return r, nil
@@ -46,7 +47,7 @@ func (e *Engine) GateReport(g Gate) (HookReport, []lockfile.Difference) {
 // expectHooksCheck fails when fewer hooks are configured than the job
 // expects: hooks that vanish (a bad indent, a wrong home) must not pass.
 // Shell hooks and loaded gateway hooks count.
-func (e *Engine) expectHooksCheck(want int, r *HookReport) {
+func expectHooksCheck(e *hooks.Engine, want int, r *HookReport) {
 	shell := len(e.Parsed.Specs)
 	gw := 0
 	for _, g := range e.GatewayHooks() {

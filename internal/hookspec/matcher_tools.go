@@ -5,7 +5,7 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/hermes-hooks/hermes/internal/hooks/tools"
+	"github.com/hermes-hooks/hermes/internal/catalog/tools"
 	"github.com/hermes-hooks/hermes/internal/suggest"
 )
 

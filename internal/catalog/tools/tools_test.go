@@ -54,7 +54,7 @@ func TestGenerated(t *testing.T) {
 		t.Skip("python3 not installed")
 	}
 	dir := t.TempDir()
-	if err := os.MkdirAll(filepath.Join(dir, "internal/hooks/tools"), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Join(dir, "internal/catalog/tools"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	script, _ := filepath.Abs("../../../scripts/gen-tools.py")
@@ -63,7 +63,7 @@ func TestGenerated(t *testing.T) {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("gen-tools.py: %v\n%s", err, out)
 	}
-	got, _ := os.ReadFile(filepath.Join(dir, "internal/hooks/tools/tools.json"))
+	got, _ := os.ReadFile(filepath.Join(dir, "internal/catalog/tools/tools.json"))
 	if string(got) != string(catalogueJSON) {
 		t.Error("tools.json is stale: run scripts/gen-tools.py /work/shared/hermes-tools.json")
 	}

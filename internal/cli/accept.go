@@ -313,20 +313,6 @@ func pending(all []hooks.ShellHook) []hooks.ShellHook {
 	return out
 }
 
-func configName(s *hooks.Setup) string {
-	if s.Loc.ConfigPath == "" {
-		return "the config (none found)"
-	}
-	return s.Loc.ConfigPath
-}
-
-func orNone(s string) string {
-	if s == "" {
-		return "none"
-	}
-	return s
-}
-
 func isSHA256(s string) bool {
 	if len(s) != 64 {
 		return false

@@ -109,10 +109,3 @@ func eventsRun(cmd *cobra.Command, opts *eventsOptions) error {
 	}
 	return nil
 }
-
-func nonNil[T any](s []T) []T {
-	if s == nil {
-		return []T{}
-	}
-	return s
-}

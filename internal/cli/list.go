@@ -157,19 +157,6 @@ func matcherSource(m *hookspec.Matcher) *string {
 	return &m.Source
 }
 
-// printLocation names the HERMES_HOME and config file a command used.
-func printLocation(w io.Writer, loc *config.Location) {
-	fmt.Fprintf(w, "HERMES_HOME: %s\n", esc(loc.Home))
-	if loc.Profile != config.DefaultProfile {
-		fmt.Fprintf(w, "Profile: %s\n", esc(loc.Profile))
-	}
-	if loc.ConfigPath != "" {
-		fmt.Fprintf(w, "Config: %s\n", esc(loc.ConfigPath))
-	} else {
-		fmt.Fprintf(w, "Config: none found (looked at %s)\n", esc(strings.Join(loc.Searched, ", ")))
-	}
-}
-
 func renderShellHooks(w io.Writer, cs iostreams.Palette, shellHooks []hooks.ShellHook) {
 	fmt.Fprintf(w, "\n%s\n", cs.Bold("Shell hooks"))
 	if len(shellHooks) == 0 {

@@ -324,15 +324,6 @@ func leftByNew(path string, body []byte) bool {
 	return err == nil && bytes.Equal(got, body)
 }
 
-// configFile is the config file an edit changes: the one in use, or
-// <HERMES_HOME>/config.yaml when there is none.
-func configFile(s *hooks.Setup) string {
-	if s.Loc.ConfigPath != "" {
-		return s.Loc.ConfigPath
-	}
-	return filepath.Join(s.Loc.Home, "config.yaml")
-}
-
 // approveNew approves the hook just added, through the engine's approval
 // path, reading the config afresh so the command is the one the agent will
 // see. It pins the bytes it wrote, and only if the file still holds them

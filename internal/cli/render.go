@@ -193,3 +193,17 @@ func protectedMark(s hookspec.Spec) string {
 	}
 	return ""
 }
+
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
+}
+
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}

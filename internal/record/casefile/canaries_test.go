@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hermes-hooks/hermes/internal/hooks/tools"
+	"github.com/hermes-hooks/hermes/internal/catalog/tools"
 	"github.com/hermes-hooks/hermes/internal/pyjson"
 )
 

@@ -13,8 +13,8 @@ import (
 	"github.com/hermes-hooks/hermes/internal/hooks/outbound"
 	"github.com/hermes-hooks/hermes/internal/hookspec"
 	"github.com/hermes-hooks/hermes/internal/pyjson"
-	"github.com/hermes-hooks/hermes/internal/record"
 	"github.com/hermes-hooks/hermes/internal/pyre"
+	"github.com/hermes-hooks/hermes/internal/record"
 	"github.com/hermes-hooks/hermes/internal/shell"
 	"github.com/hermes-hooks/hermes/internal/trust"
 )

@@ -12,6 +12,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/hermes-hooks/hermes/internal/audit"
 	"github.com/hermes-hooks/hermes/internal/filelock"
 	"github.com/hermes-hooks/hermes/internal/fileowner"
 	"github.com/hermes-hooks/hermes/internal/pyjson"
@@ -79,10 +80,10 @@ func (st Store) Put(id string, data []byte) error {
 	if !ValidID(id) {
 		return fmt.Errorf("payload store: %q is not a firing id", id)
 	}
-	if err := makeDir(filepath.Dir(st.Dir)); err != nil {
+	if err := audit.MakeDir(filepath.Dir(st.Dir)); err != nil {
 		return fmt.Errorf("payload store: %w", err)
 	}
-	if err := makeDir(st.Dir); err != nil {
+	if err := audit.MakeDir(st.Dir); err != nil {
 		return fmt.Errorf("payload store: %w", err)
 	}
 	unlock, err := filelock.Lock(filepath.Join(st.Dir, lockName), filelock.Wait{Timeout: LockTimeout})
@@ -250,17 +251,4 @@ func writeFile(path string, data []byte, flag int) error {
 		return err
 	}
 	return f.Close()
-}
-
-// makeDir creates a folder 0700 when missing, owned like its parent.
-func makeDir(dir string) error {
-	err := os.Mkdir(dir, 0o700)
-	if err == nil {
-		fileowner.LikeParent(dir)
-		return nil
-	}
-	if errors.Is(err, os.ErrExist) {
-		return nil
-	}
-	return os.MkdirAll(dir, 0o700)
 }

@@ -23,10 +23,9 @@ type canaryDoc struct {
 	} `json:"canaries"`
 }
 
-// TestCanariesPassTheSeed is part of SPEC §26's proof: the canary starter
-// set passes the seed's example hooks (examples/home).
-func TestCanariesPassTheSeed(t *testing.T) {
-	l := newRecordLab(t)
+// canariesPassTheSeed is part of SPEC §26's proof: the canary starter set
+// passes the seed's example hooks (examples/home, its guard protected).
+func canariesPassTheSeed(t *testing.T, l *recordLab) {
 	file := filepath.Join(l.root, "canaries.yaml")
 	l.run(0, "hooks", "cases", "canaries", "--output", file)
 	var doc canaryDoc
@@ -36,7 +35,7 @@ func TestCanariesPassTheSeed(t *testing.T) {
 	}
 }
 
-// TestCanariesAgainstTheClaudeCorpus runs the canary starter set against
+// canariesAgainstTheClaudeCorpus runs the canary starter set against
 // the Claude Code corpus (testdata/claude-hooks), imported and approved,
 // and says which hook blocked which canary. The corpus's guards that judge
 // what a call does (no_force_push, protect_env, use_uv's rewrite) let every
@@ -46,8 +45,7 @@ func TestCanariesPassTheSeed(t *testing.T) {
 // audit_strict, whose bug makes it fail closed on every call. A fourth,
 // stay_in_project, refuses the relative paths Hermes's file tools send
 // (Claude Code sends absolute ones: the dialect passes them on as they are).
-func TestCanariesAgainstTheClaudeCorpus(t *testing.T) {
-	l := newClaudeLab(t)
+func canariesAgainstTheClaudeCorpus(t *testing.T, l *claudeLab) {
 	file := filepath.Join(l.root, "canaries.yaml")
 	l.run(l.root, "hooks", "cases", "canaries", "--output", file)
 	cmd := l.command(l.app, "hooks", "test", "--cases", file, "--json")

@@ -213,6 +213,9 @@ func TestRecordReplayProof(t *testing.T) {
 		t.Fatalf("replaying against the same guard: %d passed, %d failed", doc.Passed, doc.Failed)
 	}
 
+	// The canary starter set passes the seed's hooks (SPEC §26's proof).
+	canariesPassTheSeed(t, l)
+
 	// The guard is edited to block sudo, and approved again.
 	guard := filepath.Join(l.hh, "agent-hooks", "guard.sh")
 	src, _ := os.ReadFile(guard)

@@ -15,12 +15,12 @@ import (
 )
 
 // TestStressFromLog measures `cases from-log` over many recorded firings
-// (100,000 under make stress, 2,000 here): the time it takes and its peak
+// (100,000 under make stress, 500 here): the time it takes and its peak
 // memory (the child's maximum RSS), logged for docs/performance.md. The
 // firings are written as the guard writes them: one audit line and one
 // payload file each; 1 in 20 calls is new, the rest repeat earlier ones.
 func TestStressFromLog(t *testing.T) {
-	n := stressSize(100000, 2000)
+	n := stressSize(100000, 500)
 	bin := buildHermes(t)
 	h := newStressHome(t, bin)
 	logs := filepath.Join(h.home, "logs")

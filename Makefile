@@ -21,7 +21,7 @@ build:
 
 ## test: every unit test and end-to-end scenario
 test:
-	$(GO) test -count=1 ./...
+	$(GO) test -count=1 -timeout 30m ./...
 
 ## race: the packages' tests under the race detector (the engine reads the
 ## allowlist, inspects hooks and runs smoke tests on several goroutines)

@@ -139,7 +139,21 @@ func FromLog(home string, sel Selection) (*Built, error) {
 		b.LimitDropped = len(b.Cases) - sel.Limit
 		b.Cases = b.Cases[len(b.Cases)-sel.Limit:]
 	}
+	uniqueNames(b.Cases)
 	return b, nil
+}
+
+// uniqueNames numbers the later cases of a name already taken (the same
+// call decided differently at two times): a case file's names must differ.
+func uniqueNames(cases []Case) {
+	seen := map[string]int{}
+	for i := range cases {
+		name := cases[i].Name
+		seen[name]++
+		if n := seen[name]; n > 1 {
+			cases[i].Name = fmt.Sprintf("%s #%d", name, n)
+		}
+	}
 }
 
 // FromLogMadeBy starts the first comment of a file from-log made: such a

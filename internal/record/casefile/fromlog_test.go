@@ -248,3 +248,21 @@ func TestWriteEscapesWhatYAMLRefuses(t *testing.T) {
 		t.Errorf("header: %q", out.String())
 	}
 }
+
+// The same call decided differently at two times (the guard was edited
+// between them) gives two cases, whose names still differ: a case file
+// refuses a repeated name.
+func TestFromLogNamesStayDistinct(t *testing.T) {
+	b := newLog(t)
+	call := `{"hook_event_name": "pre_tool_call", "tool_name": "terminal", "tool_input": {"command": "sudo ls"}, "extra": {}}`
+	b.fire("pre_tool_call", call, hookRun{audit.ViaRunEvent, "/h/a.sh", 0, "null"})
+	b.fire("pre_tool_call", call, hookRun{audit.ViaRunEvent, "/h/a.sh", 0, `{"action": "block", "message": "no sudo"}`})
+	built := b.build(Selection{})
+	if len(built.Cases) != 2 {
+		t.Fatalf("%d cases, want 2", len(built.Cases))
+	}
+	first, second := built.Cases[0].Name, built.Cases[1].Name
+	if first == second || second != first+" #2" {
+		t.Errorf("names %q and %q", first, second)
+	}
+}

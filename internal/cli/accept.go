@@ -143,6 +143,11 @@ func acceptRun(cmd *cobra.Command, opts *acceptOptions) error {
 	if opts.FromLock != "" {
 		return acceptFromLock(cmd, opts, s, list)
 	}
+	if opts.Command != "" {
+		if opts.Command, err = typedCommand(s.Parsed.Specs, opts.Command, opts.Event, s.UserHome, "--event"); err != nil {
+			return err
+		}
+	}
 	var all []hooks.ShellHook
 	for _, h := range s.ShellHooks(list) {
 		if opts.Event == "" || h.Event == opts.Event {

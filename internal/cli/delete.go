@@ -86,6 +86,9 @@ func deleteRun(cmd *cobra.Command, opts *deleteOptions) error {
 	if opts.Event != "" && !s.Catalogue.Has(opts.Event) {
 		return unknownEventError(s, opts.Event)
 	}
+	if opts.Command, err = typedCommand(s.Parsed.Specs, opts.Command, opts.Event, s.UserHome, "--event"); err != nil {
+		return err
+	}
 	env := configEnv(s)
 	// With --revoke, consent goes first (SPEC §22): a run killed between
 	// the two files then leaves a hook that no longer fires, never an

@@ -58,6 +58,9 @@ func diffRun(cmd *cobra.Command, opts *diffOptions) error {
 		return err
 	}
 	ios := opts.f.IO
+	if opts.Command, err = typedCommand(s.Parsed.Specs, opts.Command, opts.Event, s.UserHome, "--event"); err != nil {
+		return err
+	}
 	var h *hooks.ShellHook
 	for _, spec := range s.Parsed.Specs {
 		if spec.Names(opts.Command) && (opts.Event == "" || spec.Event == opts.Event) {

@@ -112,6 +112,11 @@ func protectRun(cmd *cobra.Command, opts *protectOptions) error {
 	}
 	ios := opts.f.IO
 	env := configEnv(s)
+	for i, c := range opts.Commands {
+		if opts.Commands[i], err = typedCommand(s.Parsed.Specs, c, "", s.UserHome, ""); err != nil {
+			return err
+		}
+	}
 	specs, refused := selectSpecs(s.Parsed.Specs, opts)
 	var plan []hooks.Rewrap
 	if opts.Unprotect {

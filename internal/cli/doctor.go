@@ -129,16 +129,20 @@ func doctorRun(cmd *cobra.Command, opts *doctorOptions) error {
 	}
 	problems := 0
 	for _, d := range diags {
-		if d.Level != config.LevelInfo {
+		if d.Problem() {
 			problems++
 		}
 	}
 	for _, r := range reports {
 		problems += r.Problems()
 	}
-	// Config problems go to stderr like every command's warnings, and are
-	// counted (and listed) in the report too.
-	printWarnings(ios, diags, warnings)
+	// Config problems go to stderr like every command's warnings with
+	// --json; in human output they are listed (once) in the report.
+	if opts.JSON {
+		printWarnings(ios, diags, warnings)
+	} else {
+		printWarnings(ios, nil, warnings)
+	}
 	if opts.JSON {
 		out := doctorJSON{whereJSON: where(e.Loc),
 			Hooks: []doctorHookJSON{}, Diagnostics: diags, Problems: problems, Healthy: problems == 0,
@@ -165,7 +169,14 @@ func doctorRun(cmd *cobra.Command, opts *doctorOptions) error {
 		if len(diags) > 0 {
 			fmt.Fprintf(w, "\n%s\n", cs.Bold("Config"))
 			for _, d := range diags {
-				fmt.Fprintf(w, "  %s %s\n", cs.FailureIcon(), esc(d.String()))
+				icon := cs.FailureIcon()
+				switch {
+				case d.Level == config.LevelInfo:
+					icon = cs.InfoIcon()
+				case !d.Problem():
+					icon = cs.WarningIcon()
+				}
+				fmt.Fprintf(w, "  %s %s\n", icon, esc(d.String()))
 			}
 		}
 		if len(reports) == 0 || len(reports) == 1 && reports[0].Kind == "gate" {

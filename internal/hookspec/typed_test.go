@@ -71,3 +71,17 @@ hooks:
 		}
 	}
 }
+
+func TestMisspelledKey(t *testing.T) {
+	for key, want := range map[string]string{
+		"matchr": "matcher", "timout": "timeout", "fail-closed": "fail_closed", "Fail_Closed": "fail_closed",
+		"FAILCLOSED": "fail_closed", "comand": "command", "replya": "replay", "Matcher": "matcher",
+		"match": "matcher", "tiemout": "timeout",
+		// Known, or far from every known key: no warning.
+		"matcher": "", "failClosed": "", "replay": "", "note": "", "owner": "", "cmd": "", "time": "",
+	} {
+		if got := MisspelledKey(key); got != want {
+			t.Errorf("MisspelledKey(%q) = %q, want %q", key, got, want)
+		}
+	}
+}

@@ -91,6 +91,9 @@ func addRun(cmd *cobra.Command, opts *addOptions) error {
 	if why := missingScript(s, h.Command); why != "" {
 		neverFires = append(neverFires, why)
 	}
+	if why := notExecutable(s, h.Command); why != "" {
+		warnings = append(warnings, why)
+	}
 	if err := refuseNeverFires(ios, warnings, neverFires, opts.Force); err != nil {
 		return err
 	}

@@ -204,16 +204,28 @@ func doctorRun(cmd *cobra.Command, opts *doctorOptions) error {
 			}
 		}
 		fmt.Fprintln(w)
+		counted := doctorCounted(len(e.Parsed.Specs), len(e.GatewayHooks()), len(e.Parsed.Webhooks))
 		if problems == 0 {
-			fmt.Fprintf(w, "%s All shell hooks look healthy.\n", cs.SuccessIcon())
+			fmt.Fprintf(w, "%s All shell hooks look healthy.%s\n", cs.SuccessIcon(), counted)
 		} else {
-			fmt.Fprintf(w, "%s %d issue(s) found.\n", cs.FailureIcon(), problems)
+			fmt.Fprintf(w, "%s %d issue(s) found.%s\n", cs.FailureIcon(), problems, counted)
 		}
 	}
 	if problems > 0 {
 		return &ExitError{Code: ExitFailed}
 	}
 	return nil
+}
+
+// doctorCounted is what the closing line adds when doctor checked more
+// than shell hooks (SPEC §28 item 10): "All shell hooks look healthy." is
+// the agent's phrase, and alone it would leave gateway hooks and webhooks
+// unmentioned.
+func doctorCounted(shell, gw, webhooks int) string {
+	if gw == 0 && webhooks == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" Checked %d shell hook(s), %d gateway hook(s), %d webhook(s).", shell, gw, webhooks)
 }
 
 // doctorGate reads what the CI gate flags ask for: the lock (an unusable

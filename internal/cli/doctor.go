@@ -118,7 +118,8 @@ func doctorRun(cmd *cobra.Command, opts *doctorOptions) error {
 	if err != nil {
 		return err
 	}
-	reports := doctor.Run(cmd.Context(), e, list, doctor.Options{Parallel: opts.Parallel, Python: python, PyErr: pyErr, SafeMode: safe, NoSmoke: opts.NoSmoke})
+	guard, _ := guardPath() // none installed: nothing to compare with
+	reports := doctor.Run(cmd.Context(), e, list, doctor.Options{Parallel: opts.Parallel, Python: python, PyErr: pyErr, SafeMode: safe, NoSmoke: opts.NoSmoke, Guard: guard})
 	gateReport, lockDiffs := doctor.GateReport(e, gate)
 	if len(gateReport.Checks) > 0 {
 		reports = append(reports, gateReport)

@@ -498,7 +498,8 @@ func gatewayChecks(ctx context.Context, e *hooks.Engine, g gateway.Hook, python 
 		}
 	}
 	runner := &gateway.Runner{Python: python, Exec: e.Runner}
-	switch err := runner.Check(ctx, g); {
+	missing, err := runner.CheckImports(ctx, g)
+	switch {
 	case err != nil:
 		r.add("handler", CheckFail, "%v", err)
 	case g.Handler == gateway.HandlerExec:
@@ -508,6 +509,18 @@ func gatewayChecks(ctx context.Context, e *hooks.Engine, g gateway.Hook, python 
 	}
 	if g.Handler == gateway.HandlerPy {
 		r.add("python", CheckOK, "python: %s", python)
+		importChecks(&r, g, python, missing)
 	}
 	return r
+}
+
+// importChecks warns about each module the handler imports at its top
+// level that the gateway's Python cannot find (SPEC §28 item 5): the
+// gateway would fail to load the handler, which the ast check alone
+// passes. A warning, not a problem: the gateway may run another Python.
+func importChecks(r *HookReport, g gateway.Hook, python string, missing []gateway.MissingModule) {
+	for _, m := range missing {
+		r.add("imports", CheckWarn, "%s:%d imports %s, which %s cannot find: the gateway would fail to load this handler with that Python (install it there, or check with the gateway's own: --python PATH or HERMES_PYTHON)",
+			g.HandlerPath(), m.Line, m.Module, python)
+	}
 }

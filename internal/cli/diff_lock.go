@@ -72,8 +72,8 @@ func diffLock(opts *diffOptions, s *hooks.Setup, h hooks.ShellHook) error {
 		fmt.Fprintf(w, "Lock: %s\n\n", esc(opts.Lock))
 		fmt.Fprintf(w, "%s  %s\n", esc(h.Event), esc(h.Spec.Named()))
 		fmt.Fprintf(w, "  script:          %s\n", esc(orNone(h.Script)))
-		fmt.Fprintf(w, "  sha256 (lock):   %s\n", orNone(derefOr(out.LockSHA256, "")))
-		fmt.Fprintf(w, "  sha256 (script): %s\n", orNone(derefOr(out.CurrentSHA256, "")))
+		fmt.Fprintf(w, "  sha256 (lock):   %s\n", esc(orNone(derefOr(out.LockSHA256, ""))))
+		fmt.Fprintf(w, "  sha256 (script): %s\n", esc(orNone(derefOr(out.CurrentSHA256, ""))))
 		switch out.Status {
 		case "unchanged":
 			fmt.Fprintln(w, "No change: the script is what the lock says was reviewed.")

@@ -387,6 +387,11 @@ def missing_imports(tree):
     to import them. Only the first name of a dotted import is looked up:
     finding "a.b" would import (run) the package "a"."""
     missing, seen = [], set()
+    # python -c puts the working directory first on sys.path; the gateway
+    # does not run from the user's working directory, nor from the hook's
+    # folder (it never adds that), so neither may answer for it.
+    here = os.getcwd()
+    sys.path[:] = [p for p in sys.path if p not in ("", ".", here)]
     for node in tree.body:
         names = []
         if isinstance(node, ast.Import):

@@ -20,9 +20,9 @@ func TestTypedCommand(t *testing.T) {
 		typed, event, flag string
 		want, err          string
 	}{
-		{typed: "~/a.sh", want: "~/a.sh"},                                          // as configured
+		{typed: "~/a.sh", want: "~/a.sh"},                                           // as configured
 		{typed: "/h/a.sh", event: "pre_tool_call", flag: "--event", want: "~/a.sh"}, // one entry
-		{typed: "/h/a.sh", want: "~/a.sh"},                                         // no --event to take: one command, every event
+		{typed: "/h/a.sh", want: "~/a.sh"},                                          // no --event to take: one command, every event
 		{typed: "/h/a.sh", flag: "--event", err: `"/h/a.sh" names 2 configured hooks once ~ is expanded (pre_tool_call "~/a.sh", on_session_start "~/a.sh"): give the command exactly as written in the config, quoted, or choose one with --event`},
 		// /h/b.sh names the ${HOME} entry exactly: nothing to resolve.
 		{typed: "/h/b.sh", want: "/h/b.sh"},

@@ -39,7 +39,6 @@ import asyncio
 import importlib.util
 import inspect
 import json
-import logging
 import os
 import re
 import select
@@ -126,10 +125,10 @@ def run_one(request, handler, name, index):
             # A fresh copy: one handler mutating the context must not change
             # what the next one sees.
             context = json.loads(json.dumps(request["context"]))
-            records = LogRecords()
+            logs = capture_logs()
             before = set(threading.enumerate())
             entry = call(handler, request["event_type"], context, name)
-            entry["logs"] = records.taken()
+            entry["logs"] = logs()
             entry["threads"] = len([t for t in threading.enumerate() if t not in before and t.is_alive()])
             flush()
             write_all(res_w, json.dumps(entry, ensure_ascii=True).encode("ascii"))
@@ -160,33 +159,39 @@ def run_one(request, handler, name, index):
     return entry
 
 
-class LogRecords(logging.Handler):
-    """Keeps the log records at INFO and above that a handler emits through
-    the logging module, as the gateway (which logs at INFO) would show
-    them. Installed on the root logger, which is set to INFO when it is
-    less verbose; a logger the handler set to a level of its own keeps it."""
+def capture_logs():
+    """Starts keeping the log records at INFO and above that a handler emits
+    through the logging module, as the gateway (which logs at INFO) would
+    show them; returns a function that stops and returns them. The handler
+    is on the root logger, which is set to INFO when it is less verbose; a
+    logger the handler set to a level of its own keeps it. Imported here, in
+    the handler's process: the runner's own start-up does not pay for it."""
+    import logging
 
-    def __init__(self):
-        logging.Handler.__init__(self, logging.INFO)
-        self.records = []
-        root = logging.getLogger()
-        if root.getEffectiveLevel() > logging.INFO:
-            root.setLevel(logging.INFO)
-        root.addHandler(self)
+    records = []
 
-    def emit(self, record):
-        if len(self.records) >= LOG_LIMIT:
-            return
-        try:
-            message = record.getMessage()
-        except BaseException as exc:
-            message = "(message cannot be formatted: %s)" % type(exc).__name__
-        self.records.append({"level": record.levelname, "logger": record.name,
-                             "message": message[: TEXT_LIMIT // 16]})
+    class Keep(logging.Handler):
+        def emit(self, record):
+            if len(records) >= LOG_LIMIT:
+                return
+            try:
+                message = record.getMessage()
+            except BaseException as exc:
+                message = "(message cannot be formatted: %s)" % type(exc).__name__
+            records.append({"level": record.levelname, "logger": record.name,
+                            "message": message[: TEXT_LIMIT // 16]})
 
-    def taken(self):
-        logging.getLogger().removeHandler(self)
-        return self.records
+    keep = Keep(logging.INFO)
+    root = logging.getLogger()
+    if root.getEffectiveLevel() > logging.INFO:
+        root.setLevel(logging.INFO)
+    root.addHandler(keep)
+
+    def taken():
+        root.removeHandler(keep)
+        return records
+
+    return taken
 
 
 class Capture:

@@ -121,7 +121,8 @@ func doctorRun(cmd *cobra.Command, opts *doctorOptions) error {
 	if err != nil {
 		return err
 	}
-	reports := doctor.Run(cmd.Context(), e, list, doctor.Options{Parallel: opts.Parallel, Python: python, PyErr: pyErr, SafeMode: safe, NoSmoke: opts.NoSmoke})
+	guard, _ := guardPath() // none installed: nothing to compare with
+	reports := doctor.Run(cmd.Context(), e, list, doctor.Options{Parallel: opts.Parallel, Python: python, PyErr: pyErr, SafeMode: safe, NoSmoke: opts.NoSmoke, Guard: guard})
 	gateReport, lockDiffs := doctor.GateReport(e, gate)
 	if len(gateReport.Checks) > 0 {
 		reports = append(reports, gateReport)
@@ -133,16 +134,20 @@ func doctorRun(cmd *cobra.Command, opts *doctorOptions) error {
 	}
 	problems := 0
 	for _, d := range diags {
-		if d.Level != config.LevelInfo {
+		if d.Problem() {
 			problems++
 		}
 	}
 	for _, r := range reports {
 		problems += r.Problems()
 	}
-	// Config problems go to stderr like every command's warnings, and are
-	// counted (and listed) in the report too.
-	printWarnings(ios, diags, warnings)
+	// Config problems go to stderr like every command's warnings with
+	// --json; in human output they are listed (once) in the report.
+	if opts.JSON {
+		printWarnings(ios, diags, warnings)
+	} else {
+		printWarnings(ios, nil, warnings)
+	}
 	if opts.JSON {
 		out := doctorJSON{whereJSON: where(e.Loc),
 			Hooks: []doctorHookJSON{}, Diagnostics: diags, Problems: problems, Healthy: problems == 0,
@@ -169,7 +174,14 @@ func doctorRun(cmd *cobra.Command, opts *doctorOptions) error {
 		if len(diags) > 0 {
 			fmt.Fprintf(w, "\n%s\n", cs.Bold("Config"))
 			for _, d := range diags {
-				fmt.Fprintf(w, "  %s %s\n", cs.FailureIcon(), esc(d.String()))
+				icon := cs.FailureIcon()
+				switch {
+				case d.Level == config.LevelInfo:
+					icon = cs.InfoIcon()
+				case !d.Problem():
+					icon = cs.WarningIcon()
+				}
+				fmt.Fprintf(w, "  %s %s\n", icon, esc(d.String()))
 			}
 		}
 		if len(reports) == 0 || len(reports) == 1 && reports[0].Kind == "gate" {
@@ -203,16 +215,28 @@ func doctorRun(cmd *cobra.Command, opts *doctorOptions) error {
 			}
 		}
 		fmt.Fprintln(w)
+		counted := doctorCounted(len(e.Parsed.Specs), len(e.GatewayHooks()), len(e.Parsed.Webhooks))
 		if problems == 0 {
-			fmt.Fprintf(w, "%s All shell hooks look healthy.\n", cs.SuccessIcon())
+			fmt.Fprintf(w, "%s All shell hooks look healthy.%s\n", cs.SuccessIcon(), counted)
 		} else {
-			fmt.Fprintf(w, "%s %d issue(s) found.\n", cs.FailureIcon(), problems)
+			fmt.Fprintf(w, "%s %d issue(s) found.%s\n", cs.FailureIcon(), problems, counted)
 		}
 	}
 	if problems > 0 {
 		return &ExitError{Code: ExitFailed}
 	}
 	return nil
+}
+
+// doctorCounted is what the closing line adds when doctor checked more
+// than shell hooks (SPEC §28 item 10): "All shell hooks look healthy." is
+// the agent's phrase, and alone it would leave gateway hooks and webhooks
+// unmentioned.
+func doctorCounted(shell, gw, webhooks int) string {
+	if gw == 0 && webhooks == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" Checked %d shell hook(s), %d gateway hook(s), %d webhook(s).", shell, gw, webhooks)
 }
 
 // doctorGate reads what the CI gate flags ask for: the lock (an unusable

@@ -87,10 +87,10 @@ func runEventRun(cmd *cobra.Command, opts *runEventOptions) error {
 	printWarnings(ios, e.Diagnostics(), fr.warnings)
 	fields := fr.fields(&opts.payloadFlags, false)
 	safe := safeMode(opts.f)
-	sel := opts.selection()
-	if err := opts.check(e.Parsed.ForEvent(ev.Name), ev.Name); err != nil {
+	if err := opts.check(e.Parsed.ForEvent(ev.Name), ev.Name, e.UserHome); err != nil {
 		return err
 	}
+	sel := opts.selection()
 	if opts.DryRun {
 		list, lw, err := e.Store.Read()
 		if err != nil {

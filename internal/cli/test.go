@@ -189,7 +189,7 @@ func testRun(cmd *cobra.Command, opts *testOptions) error {
 	printWarnings(ios, e.Diagnostics(), append(fr.warnings, lw...))
 	fields := fr.fields(&opts.payloadFlags, true)
 	wire := e.WireFor(ev.Name, fields)
-	if err := opts.check(e.Parsed.ForEvent(ev.Name), ev.Name); err != nil {
+	if err := opts.check(e.Parsed.ForEvent(ev.Name), ev.Name, e.UserHome); err != nil {
 		return err
 	}
 	// Matchers apply as run-event applies them: to --for-tool, else to the

@@ -90,7 +90,7 @@ func testCasesRun(cmd *cobra.Command, opts *testOptions) error {
 	if err != nil {
 		return fmt.Errorf("%w\nNothing was run: fix the case file first", err)
 	}
-	if err := opts.check(e.Parsed.Specs, "shell"); err != nil {
+	if err := opts.check(e.Parsed.Specs, "shell", e.UserHome); err != nil {
 		return err
 	}
 	printWarnings(ios, e.Diagnostics(), nil)

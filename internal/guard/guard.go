@@ -28,6 +28,10 @@ func Main(args []string) int {
 	if isWitness(args) {
 		return witnessMain(os.Stdin)
 	}
+	if isHelp(args) {
+		os.Stdout.WriteString(Usage())
+		return 0
+	}
 	g := &run{start: time.Now(), args: args, userHome: os.Getenv("HOME")}
 	g.hermesHome = os.Getenv("HERMES_HOME")
 	if g.hermesHome == "" {

@@ -207,6 +207,12 @@ func (p *parser) warn(path string, line int, format string, args ...any) {
 		Level: "warning", Path: path, File: p.file, Line: line, Message: fmt.Sprintf(format, args...)})
 }
 
+// advise adds a warning that is not a problem (config.Diagnostic.Advisory).
+func (p *parser) advise(path string, line int, format string, args ...any) {
+	p.warn(path, line, format, args...)
+	p.out.Diagnostics[len(p.out.Diagnostics)-1].Advisory = true
+}
+
 // fields returns an entry's keys, warning about repeated ones.
 func (p *parser) fields(path string, n *yaml.Node) fieldSet {
 	pairs, dups := config.Pairs(n)
@@ -322,6 +328,7 @@ func (p *parser) entry(ev catalog.Event, i int, item *yaml.Node) (Spec, bool) {
 		return s, false
 	}
 	f := p.fields(path, v.Node)
+	p.misspelled(path, f)
 
 	cmd, ok := f.get("command")
 	if !ok {
@@ -435,7 +442,8 @@ func (p *parser) timeout(path string, t config.Pair) (int, bool) {
 		p.warn(path, line, "timeout %s is below 1 second; using the default %d", v.Describe(), DefaultTimeout)
 		return DefaultTimeout, false
 	case n > MaxTimeout:
-		p.warn(path, line, "timeout %s is above the maximum of %d seconds; using %d", v.Describe(), MaxTimeout, MaxTimeout)
+		// The hook still runs, with the maximum: advice, not a problem.
+		p.advise(path, line, "timeout %s is above the maximum of %d seconds; using %d", v.Describe(), MaxTimeout, MaxTimeout)
 		return MaxTimeout, true
 	}
 	return int(n), true

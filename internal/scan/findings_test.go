@@ -108,7 +108,7 @@ func TestOutsideCheckout(t *testing.T) {
 			t.Errorf("%s: outside = %v, want %v (code %+v)", h.Command, got, want[i], h.Code)
 		}
 	}
-	if c := r.Hooks[3].Code; len(c) != 1 || c[0].Path != "local.sh" || c[0].SHA256 == "" {
+	if c := r.Hooks[3].Code; len(c) == 0 || c[0].Path != "local.sh" || c[0].SHA256 == "" {
 		t.Errorf("cd $CLAUDE_PROJECT_DIR && ./local.sh pins the project's file: %+v", c)
 	}
 }

@@ -17,7 +17,7 @@ func readCline(c *checkout, a *Agent) reading {
 		if err != nil || !fi.Mode().IsRegular() || fi.Mode().Perm()&0o111 == 0 {
 			continue
 		}
-		out.hooks = append(out.hooks, Hook{File: rel, Event: ev, Command: "./" + rel})
+		out.hooks = append(out.hooks, Hook{File: rel, Event: ev, Command: "./" + rel, shell: true, exe: true})
 	}
 	return out
 }

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/hermes-hooks/hermes/internal/shell"
 )
 
 // readGit reads what makes git run code by itself in this checkout:
@@ -63,9 +65,13 @@ func gitHooksIn(c *checkout, dir, cfg string, line int) []Hook {
 		if err != nil || !fi.Mode().IsRegular() || (!husky && fi.Mode().Perm()&0o111 == 0) {
 			continue
 		}
-		h := Hook{Event: name, File: c.rel(p), Command: c.rel(p)}
+		h := Hook{Event: name, File: c.rel(p), Command: p, shell: true, exe: true}
 		if r, in := within(c.dir, p); in {
 			h.Command = "./" + r
+		}
+		if husky {
+			// Husky's wrapper runs each hook with sh, whatever its mode.
+			h.Command, h.exe = "sh "+shell.Quote(h.Command), false
 		}
 		if cfg != "" {
 			h.File, h.Line = cfg, line
@@ -76,7 +82,7 @@ func gitHooksIn(c *checkout, dir, cfg string, line int) []Hook {
 	// whatever appears there later: list the setting itself.
 	if cfg != "" && len(out) == 0 {
 		if _, in := within(c.dir, dir); !in {
-			out = append(out, Hook{Event: "core.hooksPath", File: cfg, Line: line, Command: dir + "/"})
+			out = append(out, Hook{Event: "core.hooksPath", File: cfg, Line: line, Command: dir + "/", files: []string{dir}})
 		}
 	}
 	return out

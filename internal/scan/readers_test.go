@@ -269,7 +269,7 @@ func TestGitReader(t *testing.T) {
 	wantHooks(t, r,
 		"git|.git/config:4|core.hooksPath|-|"+home+"/hooks/",
 		"git|.githooks/pre-commit:0|pre-commit|-|./.githooks/pre-commit",
-		"git|.husky/pre-commit:0|pre-commit|-|./.husky/pre-commit")
+		"git|.husky/pre-commit:0|pre-commit|-|sh ./.husky/pre-commit")
 	if !slices.Contains(r.Hooks[0].Findings, KindOutside) {
 		t.Errorf("a hooksPath outside the checkout runs code from outside it: %v", r.Hooks[0].Findings)
 	}

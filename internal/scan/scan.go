@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/hermes-hooks/hermes/internal/regfile"
+	"github.com/hermes-hooks/hermes/internal/shell"
 )
 
 // Hook is one command an agent would run because of a file in the
@@ -43,6 +44,9 @@ type Hook struct {
 	dir string
 	// found are this hook's findings with their messages.
 	found []Finding
+	// exe: Command is a path to an executable the agent starts directly
+	// (Cline, git): quoted as one word for the code finder.
+	exe bool
 	// files, when set, are the hook's code, known without asking the code
 	// finder (a gateway hook's folder).
 	files []string
@@ -244,7 +248,11 @@ func (c *checkout) complete(h *Hook, a *Agent) {
 			code.Files = append(code.Files, CodeFile{Path: f})
 		}
 	} else {
-		code = c.opt.Code(CodeRequest{Command: h.Command, Shell: h.shell, Dir: h.dir, Checkout: c.dir,
+		cmd := h.Command
+		if h.exe {
+			cmd = shell.Quote(cmd)
+		}
+		code = c.opt.Code(CodeRequest{Command: cmd, Shell: h.shell, Dir: h.dir, Checkout: c.dir,
 			Home: c.opt.Home, Path: c.opt.Path})
 	}
 	h.Pinnable = code.Pinnable

@@ -137,6 +137,16 @@ type Parsed struct {
 	Disabled []Spec
 }
 
+// WithDisabled is every configured hook, enabled (Specs) then disabled:
+// what an approval may approve without being stale (SPEC §27: disabling
+// keeps the approval).
+func (p *Parsed) WithDisabled() []Spec {
+	if len(p.Disabled) == 0 {
+		return p.Specs
+	}
+	return append(append(make([]Spec, 0, len(p.Specs)+len(p.Disabled)), p.Specs...), p.Disabled...)
+}
+
 // ForEvent returns the specs of one event, in config order.
 func (p *Parsed) ForEvent(event string) []Spec {
 	var out []Spec

@@ -1,8 +1,6 @@
 package lockfile
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -43,12 +41,6 @@ type ScanCode struct {
 
 // KindScanHook is the Kind of a Difference about a checkout's hook.
 const KindScanHook = "scan_hook"
-
-// withScan is a lock file with its scan section.
-type withScan struct {
-	Lock
-	Scan *ScanSection `json:"scan,omitempty"`
-}
 
 // sortScan orders hooks by agent, file, event, then command, so the same
 // checkout always gives the same bytes.
@@ -94,20 +86,14 @@ func ReadScan(path string) (*ScanSection, error) {
 	return l.Scan, nil
 }
 
-func parseWithScan(path string, data []byte) (*withScan, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	var l withScan
-	if err := dec.Decode(&l); err != nil {
-		return nil, &ScanError{Path: path, Reason: "not a lock: " + err.Error(), Err: err}
+// parseWithScan reads a lock as Parse does, its errors said for scan.
+func parseWithScan(path string, data []byte) (*Lock, error) {
+	l, err := Parse(path, data)
+	var le *Error
+	if errors.As(err, &le) {
+		return nil, &ScanError{Path: path, Reason: le.Reason, Err: le.Err}
 	}
-	if dec.More() {
-		return nil, &ScanError{Path: path, Reason: "not a lock: more than one JSON value"}
-	}
-	if l.Version != Version {
-		return nil, &ScanError{Path: path, Reason: fmt.Sprintf("version %d, this hermes reads version %d", l.Version, Version)}
-	}
-	return &l, nil
+	return l, err
 }
 
 // ScanError says a lock file cannot be used for a scan (exit 2).
@@ -128,9 +114,9 @@ func (e *ScanError) Unwrap() error { return e.Err }
 // hold a team's home and its checkout), else writing a lock with empty
 // ones.
 func WriteScan(path string, s *ScanSection) error {
-	l := &withScan{}
+	l := &Lock{}
 	if data, err := regfile.ReadFile(path); err == nil {
-		if old, err := parseWithScan(path, data); err == nil {
+		if old, err := Parse(path, data); err == nil {
 			l = old
 		}
 	}
@@ -138,20 +124,7 @@ func WriteScan(path string, s *ScanSection) error {
 	c.Hooks = append([]ScanHook(nil), s.Hooks...)
 	c.sort()
 	l.Scan = &c
-	l.Version = Version
-	l.Lock.Sort()
-	return writeBytes(path, marshalWithScan(l))
-}
-
-func marshalWithScan(l *withScan) []byte {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(l); err != nil {
-		panic(err) // plain strings and numbers only: cannot fail
-	}
-	return buf.Bytes()
+	return writeBytes(path, Marshal(l))
 }
 
 // CompareScan lists how the checkout now (got) differs from the lock

@@ -46,6 +46,9 @@ type ShellHook struct {
 	Script *string `json:"script"`
 	// SHA256 of the script; null when it cannot be read.
 	SHA256 *string `json:"sha256"`
+	// Disabled: the entry is under the config's hooks_disabled: (SPEC
+	// §27), so the agent does not register it. Absent when false.
+	Disabled bool `json:"disabled,omitempty"`
 }
 
 // GatewayHook is one gateway hook folder.

@@ -182,3 +182,30 @@ func TestScanRefusesFIFOWithoutBlocking(t *testing.T) {
 		t.Errorf("a FIFO is not hashed: %+v", c)
 	}
 }
+
+// A FIFO where git's config or a worktree's .git file is, and a settings
+// file too large to be one: the scan returns, saying what it could.
+func TestScanHostileFiles(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := mkfifo(filepath.Join(dir, ".git", "config")); err != nil {
+		t.Skip(err)
+	}
+	big := make([]byte, maxConfigSize+10)
+	for i := range big {
+		big[i] = ' '
+	}
+	writeFile(t, filepath.Join(dir, ".cursor", "hooks.json"), string(big), 0o644)
+	r := mustScan(t, dir)
+	wantIgnored(t, r, ".cursor/hooks.json:0: Cursor ignores this whole file: cannot be read: larger than 16 MiB")
+
+	wt := t.TempDir()
+	if err := mkfifo(filepath.Join(wt, ".git")); err != nil {
+		t.Skip(err)
+	}
+	if r := mustScan(t, wt); len(r.Hooks) != 0 {
+		t.Errorf("hooks from a FIFO: %v", hookList(r))
+	}
+}

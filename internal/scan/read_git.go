@@ -20,7 +20,7 @@ func readGit(c *checkout, a *Agent) reading {
 	var out reading
 	hooksDirs := []string{}
 	if cfg := c.gitConfig(); cfg != "" {
-		data, err := os.ReadFile(cfg)
+		data, err := readSmall(cfg)
 		if err == nil {
 			rel := c.rel(cfg)
 			for _, kv := range gitCore(string(data)) {
@@ -98,7 +98,7 @@ func (c *checkout) gitConfig() string {
 		return ""
 	}
 	if !fi.IsDir() {
-		data, err := os.ReadFile(gitDir)
+		data, err := readSmall(gitDir)
 		if err != nil {
 			return ""
 		}
@@ -110,7 +110,7 @@ func (c *checkout) gitConfig() string {
 		if !filepath.IsAbs(gitDir) {
 			gitDir = filepath.Join(c.dir, gitDir)
 		}
-		if common, err := os.ReadFile(filepath.Join(gitDir, "commondir")); err == nil {
+		if common, err := readSmall(filepath.Join(gitDir, "commondir")); err == nil {
 			cd := strings.TrimSpace(string(common))
 			if !filepath.IsAbs(cd) {
 				cd = filepath.Join(gitDir, cd)

@@ -20,7 +20,9 @@ import (
 func readHermes(c *checkout, a *Agent) reading {
 	var out reading
 	rel := "config.yaml"
-	if fi, err := os.Stat(c.abs(rel)); err == nil && fi.Mode().IsRegular() {
+	if fi, err := os.Stat(c.abs(rel)); err == nil && fi.Mode().IsRegular() && fi.Size() > maxConfigSize {
+		out.problems = append(out.problems, fileProblem{file: rel, reason: "cannot be read: too large"})
+	} else if err == nil && fi.Mode().IsRegular() {
 		f, err := config.Load(c.abs(rel), config.MapEnv(nil))
 		switch {
 		case err != nil:

@@ -3,6 +3,7 @@ package scan
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -211,7 +212,7 @@ func (c *checkout) abs(rel string) string { return filepath.Join(c.dir, filepath
 // readFile reads a file of the checkout by its relative path; ok false when
 // it does not exist or is not a regular file (a FIFO is never opened).
 func (c *checkout) readFile(rel string) (data []byte, ok bool, err error) {
-	data, err = regfile.ReadFile(c.abs(rel))
+	data, err = readSmall(c.abs(rel))
 	var nr *regfile.NotRegularError
 	if errors.Is(err, fs.ErrNotExist) || errors.As(err, &nr) {
 		return nil, false, nil
@@ -220,6 +221,25 @@ func (c *checkout) readFile(rel string) (data []byte, ok bool, err error) {
 		return nil, false, err
 	}
 	return data, true, nil
+}
+
+// maxConfigSize bounds a settings file scan reads: a checkout can hold a
+// 10 GB "settings.json", and no agent reads one that large either.
+const maxConfigSize = 16 << 20
+
+// readSmall reads a regular file (never a FIFO or a device: regfile) of at
+// most maxConfigSize bytes.
+func readSmall(p string) ([]byte, error) {
+	f, err := regfile.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxConfigSize+1))
+	if err == nil && len(data) > maxConfigSize {
+		err = fmt.Errorf("larger than %d MiB", maxConfigSize>>20)
+	}
+	return data, err
 }
 
 // glob lists the regular files of the checkout matching a pattern

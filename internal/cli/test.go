@@ -218,17 +218,32 @@ func testRun(cmd *cobra.Command, opts *testOptions) error {
 		}
 	}
 	outcome := testOutcome(ev.Name, fields, runs)
+	// Disabled hooks are listed, never run, even by test (SPEC §27).
+	var disabled []hooks.ShellRun
+	for _, sp := range e.Parsed.Disabled {
+		if sp.Event == ev.Name {
+			disabled = append(disabled, hooks.ShellRun{Hook: hooks.ShellHook{Spec: sp}, SkipReason: hooks.SkipDisabled})
+		}
+	}
 	if opts.Output {
 		out := testJSON{whereJSON: where(e.Loc), Event: ev.Name,
 			Payload: wire, Hooks: []any{}, Outcome: outcome, MatcherSkipped: matcherSkipped, Diagnostics: e.Diagnostics()}
 		for _, r := range runs {
 			out.Hooks = append(out.Hooks, shellResultToJSON(r))
 		}
+		for _, r := range disabled {
+			out.Hooks = append(out.Hooks, firedToJSON(r))
+		}
 		out.Results = out.Hooks
 		return writeJSON(ios.Out, out)
 	}
 	w := ios.Out
 	printLocation(w, e.Loc)
+	defer func() {
+		for _, r := range disabled {
+			fmt.Fprintf(w, "\n  %s skipped (%s)  %s\n", ios.Colors().Gray("-"), esc(r.SkipReason), esc(r.Hook.Spec.Named()))
+		}
+	}()
 	if len(selected) == 0 {
 		if !opts.selection().Empty() {
 			fmt.Fprintf(w, "\nNo shell hooks of event '%s' left to fire after --only/--skip\n", esc(ev.Name))

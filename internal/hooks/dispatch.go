@@ -115,6 +115,13 @@ func (e *Engine) DispatchShellWith(ctx context.Context, event string, fields *py
 		return ok, errors.Is(err, pyre.ErrTimeout)
 	}
 	var answers []*Answer
+	for _, spec := range e.Parsed.Disabled {
+		// Listed, never judged or run (SPEC §27): a disabled hook opens no
+		// fail-closed guard either, the agent does not register it.
+		if spec.Event == event {
+			d.Runs = append(d.Runs, ShellRun{Hook: ShellHook{Spec: spec}, SkipReason: SkipDisabled})
+		}
+	}
 	for _, spec := range e.Parsed.ForEvent(event) {
 		run := ShellRun{Hook: ShellHook{Spec: spec}}
 		trustSkip := false // skipped by the trust decision, not by choice

@@ -23,9 +23,12 @@ const (
 
 // Spec is one valid shell-hook entry of the config's hooks: block.
 type Spec struct {
-	Event   string
-	Index   int    // position in the event's list, counting skipped entries
-	Command string // trimmed, ${VAR} expanded: what runs and what the allowlist holds
+	Event string
+	Index int // position in the event's list, counting skipped entries
+	// Disabled: the entry is under hooks_disabled: (SPEC §27), Index in
+	// that block's list.
+	Disabled bool
+	Command  string // trimmed, ${VAR} expanded: what runs and what the allowlist holds
 	// Written is the command as written in the config, trimmed, when
 	// ${VAR} expansion changed it ("" otherwise); Secrets are the
 	// variables with a secret's name (TOKEN, KEY, ...) that went into it.
@@ -131,6 +134,21 @@ type Parsed struct {
 	// build does not know (skipped with a warning): their approvals are
 	// not stale, since a newer build or the agent may serve them.
 	UnknownEvents []string
+	// Disabled are the hooks under hooks_disabled: (SPEC §27, `hermes
+	// hooks disable`), read like hooks: and marked Disabled: the agent
+	// registers none of them, nothing here runs them, and their approvals
+	// are kept. Their diagnostics are not reported.
+	Disabled []Spec
+}
+
+// WithDisabled is every configured hook, enabled (Specs) then disabled:
+// what an approval may approve without being stale (SPEC §27: disabling
+// keeps the approval).
+func (p *Parsed) WithDisabled() []Spec {
+	if len(p.Disabled) == 0 {
+		return p.Specs
+	}
+	return append(append(make([]Spec, 0, len(p.Specs)+len(p.Disabled)), p.Specs...), p.Disabled...)
 }
 
 // ForEvent returns the specs of one event, in config order.
@@ -167,6 +185,15 @@ func Parse(f *config.File, cat *catalog.Catalogue, env config.Env) *Parsed {
 	p := &parser{file: f.Path, cat: cat, env: env, out: out, expansions: f.Expansions}
 	p.hooks(f.Hooks, f.HooksKeyLine)
 	p.outdented(f.TopKeys)
+	if f.Disabled != nil {
+		off := &Parsed{}
+		q := &parser{file: f.Path, cat: cat, env: env, out: off, expansions: f.Expansions}
+		q.hooks(f.Disabled, f.DisabledKeyLine)
+		for _, s := range off.Specs {
+			s.Disabled = true
+			out.Disabled = append(out.Disabled, s)
+		}
+	}
 	return out
 }
 

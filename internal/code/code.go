@@ -196,3 +196,14 @@ func (f *finder) addScriptWord(argv []string) {
 		f.add(abs)
 	}
 }
+
+// SHA256Of is the hash recorded for path in c, "" when c has no such
+// pinned file.
+func (c Code) SHA256Of(path string) string {
+	for _, f := range c.Files {
+		if f.Path == path {
+			return f.SHA256
+		}
+	}
+	return ""
+}

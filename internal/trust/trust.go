@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/hermes-hooks/hermes/internal/allowlist"
+	"github.com/hermes-hooks/hermes/internal/code"
 	"github.com/hermes-hooks/hermes/internal/safepath"
 	"github.com/hermes-hooks/hermes/internal/shell"
 )
@@ -44,6 +45,14 @@ type Hook struct {
 	// is then the command string itself, which the allowlist entry holds
 	// word for word; no file is hashed, and none can drift.
 	NoScript bool
+	// CodeArgv is the argv whose code (SPEC §23) is judged: nil means
+	// Argv (or Command tokenised). For a protected hook it is the inner
+	// command, `sh -c CMD` for a Claude Code command hook.
+	CodeArgv []string
+	// CodeEnv is what the code is found with: the PATH the hook runs
+	// with, HOME, the project folder and HERMES_HOME. A zero PATH means
+	// this process's; a zero Home means Home.
+	CodeEnv code.Env
 }
 
 // Probes are how a decision looks at the files a hook names: asked now
@@ -102,6 +111,13 @@ type Verdict struct {
 	// §13.5, §13.2 rule 2): decided with pinning and strict modes on for
 	// every file at the script path, approved or not, readable or not.
 	Unsafe error
+
+	// Code is the hook's code now (SPEC §23), each pinned file hashed.
+	Code code.Code
+	// Changed names the files of the code that differ from what the
+	// approval recorded (modified, missing, new, or no longer a system
+	// file); empty for an approval without code.
+	Changed []string
 }
 
 // Entry is the allowlist entry the verdict was decided against.
@@ -123,7 +139,7 @@ func (v *Verdict) Blocked() bool {
 	// An approval this tool made without a hash (there was no script to
 	// hash) stays trusted while there is still none: it cannot start, and a
 	// fail-closed guard blocks. A script appearing there is modified.
-	missing := v.Drift == allowlist.DriftMissing && v.Approval.Pinned()
+	missing := v.Drift == allowlist.DriftMissing && (v.Approval.Pinned() || v.Approval.HasCode())
 	return v.Approved && v.Pinned && (v.Drift == allowlist.DriftModified || missing)
 }
 
@@ -143,9 +159,9 @@ func (v *Verdict) Reason() string {
 	case v.Refusal != "":
 		return v.Refusal
 	case v.Blocked() && v.Drift == allowlist.DriftMissing:
-		return SkipUnreadable
+		return SkipUnreadable + changedList(v.Changed)
 	case v.Blocked():
-		return SkipModified
+		return SkipModified + changedList(v.Changed)
 	case v.Unsafe != nil:
 		return UnsafePrefix + v.Unsafe.Error()
 	case !v.Approved:
@@ -204,7 +220,14 @@ func DecideWith(list *allowlist.List, h Hook, s Settings, look Probes) Verdict {
 	if list != nil {
 		v.Approval, v.Approved = list.Find(h.Event, h.Command)
 	}
+	if v.ParseErr == nil {
+		v.findCode(h, s, look)
+	}
 	if !v.Approved {
+		return v
+	}
+	if v.Approval.HasCode() {
+		v.decideOnCode(s)
 		return v
 	}
 	v.Fingerprint = allowlist.Fingerprint{Path: v.Script, Err: allowlist.ErrNoScript}

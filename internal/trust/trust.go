@@ -199,7 +199,7 @@ func DecideWith(list *allowlist.List, h Hook, s Settings, look Probes) Verdict {
 	} else if v.ParseErr == nil {
 		v.Script, v.FirstWord = shell.ResolveScript(v.Argv)
 		v.ExecErr = look.Executable(v.Script, v.FirstWord)
-		v.Refusal = TildeRefusal(shell.TildeScript(v.Argv))
+		v.Refusal = tildeRefusal(v.Argv)
 	} else {
 		v.ExecErr = v.ParseErr
 	}
@@ -308,6 +308,15 @@ func equal(a, b []string) bool {
 		}
 	}
 	return true
+}
+
+// tildeRefusal is TildeRefusal for argv's script word, unless that word
+// is the code of `sh -c`, where the shell expands the "~" itself.
+func tildeRefusal(argv []string) string {
+	if i, _ := shell.ScriptWordIndex(argv); i > 0 && i == code.ShellCodeIndex(argv) {
+		return ""
+	}
+	return TildeRefusal(shell.TildeScript(argv))
 }
 
 // TildeRefusal explains a script word that starts with "~": it reaches the

@@ -7,9 +7,9 @@ out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 for target in \
   ./internal/shell:FuzzSplit \
-  ./internal/hooks:FuzzParse \
+  ./internal/hookspec:FuzzParse \
   ./internal/hooks:FuzzEvaluate \
-  ./internal/hooks:FuzzNormalize \
+  ./internal/catalog:FuzzNormalize \
   ./internal/allowlist:FuzzRead \
   ./internal/lockfile:FuzzParse \
   ./internal/allowlist:FuzzValidJSON \

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Transcribe the agent's tool schemas (hermes-tools.json, read from the
-agent's tools/*.py) into internal/hooks/tools/tools.json, the format this
+agent's tools/*.py) into internal/catalog/tools/tools.json, the format this
 project embeds. Run: scripts/gen-tools.py /path/to/hermes-tools.json"""
 import json
 import sys
@@ -49,5 +49,5 @@ for alias, canon in src["legacy_aliases"].items():
             "name": alias, "toolset": "", "description": "legacy name of " + canon,
             "status": "legacy", "canonical": canon, "confirmed": False, "args": None,
         })
-json.dump(out, open("internal/hooks/tools/tools.json", "w"), indent=1, ensure_ascii=False)
-open("internal/hooks/tools/tools.json", "a").write("\n")
+json.dump(out, open("internal/catalog/tools/tools.json", "w"), indent=1, ensure_ascii=False)
+open("internal/catalog/tools/tools.json", "a").write("\n")

@@ -7,7 +7,9 @@ import (
 	"strings"
 
 	"github.com/hermes-hooks/hermes/internal/allowlist"
+	"github.com/hermes-hooks/hermes/internal/catalog"
 	"github.com/hermes-hooks/hermes/internal/hooks"
+	"github.com/hermes-hooks/hermes/internal/hookspec"
 	"github.com/hermes-hooks/hermes/internal/iostreams"
 	"github.com/hermes-hooks/hermes/internal/pyjson"
 	"github.com/hermes-hooks/hermes/internal/shell"
@@ -167,7 +169,7 @@ func acceptRun(cmd *cobra.Command, opts *acceptOptions) error {
 				return usageErrorf("command %q is not configured%s in %s; check the exact string with 'hermes hooks list', or use --force --event EVENT to approve it anyway",
 					opts.Command, where, configName(s))
 			}
-			chosen = append(chosen, s.Inspect(hooks.Spec{Event: opts.Event, Command: opts.Command}, list))
+			chosen = append(chosen, s.Inspect(hookspec.Spec{Event: opts.Event, Command: opts.Command}, list))
 		}
 	case opts.All:
 		chosen = pending(all)
@@ -286,7 +288,7 @@ func checkAcceptEvent(s *hooks.Setup, event string) error {
 	if event == "" {
 		return nil
 	}
-	if hooks.IsGatewayEvent(event) {
+	if catalog.IsGatewayEvent(event) {
 		return usageErrorf("%q is a gateway event: gateway hooks need no approval (placing the folder under %s is the consent); --event takes a shell event", event, s.GatewayDir())
 	}
 	ev, ok := s.Catalogue.Lookup(event)
@@ -309,20 +311,6 @@ func pending(all []hooks.ShellHook) []hooks.ShellHook {
 		}
 	}
 	return out
-}
-
-func configName(s *hooks.Setup) string {
-	if s.Loc.ConfigPath == "" {
-		return "the config (none found)"
-	}
-	return s.Loc.ConfigPath
-}
-
-func orNone(s string) string {
-	if s == "" {
-		return "none"
-	}
-	return s
 }
 
 func isSHA256(s string) bool {

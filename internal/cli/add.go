@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/hermes-hooks/hermes/internal/hooks"
+	"github.com/hermes-hooks/hermes/internal/hookspec"
 	"github.com/hermes-hooks/hermes/internal/pyjson"
 	"github.com/hermes-hooks/hermes/internal/shell"
 	"github.com/spf13/cobra"
@@ -72,7 +72,7 @@ func addRun(cmd *cobra.Command, opts *addOptions) error {
 		return err
 	}
 	ios := opts.f.IO
-	h := hooks.NewHook{Event: opts.Event, Command: opts.Command, Matcher: opts.Matcher, FailClosed: opts.FailClosed}
+	h := hookspec.NewHook{Event: opts.Event, Command: opts.Command, Matcher: opts.Matcher, FailClosed: opts.FailClosed}
 	warnings, neverFires, err := checkNewHook(s, &h, opts.Timeout)
 	if err != nil {
 		return err
@@ -84,9 +84,9 @@ func addRun(cmd *cobra.Command, opts *addOptions) error {
 		return err
 	}
 	res, err := editConfig(cmd, opts.f, s, opts.DryRun, func(old []byte) ([]byte, error) {
-		return hooks.AddToConfig(old, h, configEnv(s))
+		return hookspec.AddToConfig(old, h, configEnv(s))
 	})
-	if errors.Is(err, hooks.ErrAlreadyConfigured) {
+	if errors.Is(err, hookspec.ErrAlreadyConfigured) {
 		if opts.JSON {
 			out := addJSON{editJSON: editJSON{where(s.Loc), false, ""}, Event: h.Event, Command: h.Command, Matcher: pyjson.NullIfEmpty(h.Matcher)}
 			if h.Timeout > 0 {

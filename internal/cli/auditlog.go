@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/hermes-hooks/hermes/internal/audit"
+	"github.com/hermes-hooks/hermes/internal/catalog"
 	"github.com/hermes-hooks/hermes/internal/hooks"
 	"github.com/hermes-hooks/hermes/internal/iostreams"
 	"github.com/hermes-hooks/hermes/internal/suggest"
@@ -97,11 +98,11 @@ func warnSkipped(ios *iostreams.IOStreams, skipped []audit.Skipped) {
 // log may hold other events (an agent newer than hermes), so it is no
 // error, but a typo must not look like "no runs".
 func warnUnknownEvent(ios *iostreams.IOStreams, event string) {
-	if event == "" || hooks.IsGatewayEvent(event) || hooks.NewCatalogue(nil).Has(event) {
+	if event == "" || catalog.IsGatewayEvent(event) || catalog.NewCatalogue(nil).Has(event) {
 		return
 	}
 	msg := fmt.Sprintf("%s unknown event %q", ios.ErrColors().WarningIcon(), event)
-	if sug := suggest.Name(event, hooks.NewCatalogue(nil).Names()); sug != "" {
+	if sug := suggest.Name(event, catalog.NewCatalogue(nil).Names()); sug != "" {
 		msg += fmt.Sprintf(" (did you mean %q?)", sug)
 	}
 	fmt.Fprintln(ios.ErrOut, msg+"; showing the lines logged for it, if any")

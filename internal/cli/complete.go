@@ -7,8 +7,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/hermes-hooks/hermes/internal/allowlist"
+	"github.com/hermes-hooks/hermes/internal/catalog"
 	"github.com/hermes-hooks/hermes/internal/config/edit"
 	"github.com/hermes-hooks/hermes/internal/hooks"
+	"github.com/hermes-hooks/hermes/internal/hookspec"
 	"github.com/hermes-hooks/hermes/internal/suggest"
 )
 
@@ -19,9 +21,9 @@ func completeEvents(f *Factory) func(*cobra.Command, []string, string) ([]string
 		if s, err := f.Load(cmd); err == nil {
 			names = s.Catalogue.Names()
 		} else {
-			names = hooks.NewCatalogue(nil).Names()
+			names = catalog.NewCatalogue(nil).Names()
 		}
-		names = append(names, hooks.GatewayEventNames()...)
+		names = append(names, catalog.GatewayEventNames()...)
 		return filterPrefix(names, toComplete), cobra.ShellCompDirectiveNoFileComp
 	}
 }
@@ -52,7 +54,7 @@ func completeShellEventArg(f *Factory) func(*cobra.Command, []string, string) ([
 // gateway events: they need no approval), as for accept --event.
 func completeShellEvents(f *Factory) func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 	return func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
-		cat := hooks.NewCatalogue(nil)
+		cat := catalog.NewCatalogue(nil)
 		if s, err := f.Load(cmd); err == nil {
 			cat = s.Catalogue
 		}
@@ -107,7 +109,7 @@ func completeConfigCommands(f *Factory) func(*cobra.Command, []string, string) (
 		}
 		seen := map[string]bool{}
 		var out []string
-		for _, c := range hooks.ConfiguredCommands(data) {
+		for _, c := range hookspec.ConfiguredCommands(data) {
 			if !seen[c] {
 				seen[c] = true
 				out = append(out, c)
@@ -175,8 +177,8 @@ func filterPrefix(names []string, prefix string) []string {
 // not know, with the closest known name.
 func unknownEventError(s *hooks.Setup, name string) error {
 	names := s.Catalogue.Names()
-	if hooks.IsGatewayEvent(name) {
-		names = hooks.GatewayEventNames()
+	if catalog.IsGatewayEvent(name) {
+		names = catalog.GatewayEventNames()
 	}
 	// Quoted: a stray space or a look-alike must be visible.
 	if sug := suggest.Name(name, names); sug != "" && sug != name {

@@ -9,7 +9,7 @@ import (
 	"github.com/hermes-hooks/hermes/internal/allowlist"
 	"github.com/hermes-hooks/hermes/internal/config"
 	"github.com/hermes-hooks/hermes/internal/config/edit"
-	"github.com/hermes-hooks/hermes/internal/hooks"
+	"github.com/hermes-hooks/hermes/internal/hookspec"
 )
 
 type deleteOptions struct {
@@ -94,7 +94,7 @@ func deleteRun(cmd *cobra.Command, opts *deleteOptions) error {
 	// run left even when the config no longer has the hook.
 	revoked := 0
 	revokedKeys := map[[2]string]bool{}
-	revoke := func(refs []hooks.ConfigRef, given bool) error {
+	revoke := func(refs []hookspec.ConfigRef, given bool) error {
 		n := 0
 		warnings, err := s.Store.Update(func(l *allowlist.List) error {
 			n = 0
@@ -130,19 +130,19 @@ func deleteRun(cmd *cobra.Command, opts *deleteOptions) error {
 		return nil
 	}
 	if opts.Revoke {
-		var planned []hooks.ConfigRef
+		var planned []hookspec.ConfigRef
 		if target, err := edit.Target(configFile(s)); err == nil {
 			if src, _, err := edit.ReadFile(target); err == nil {
-				_, planned, _ = hooks.RemoveFromConfig(src, opts.Command, opts.Event, env)
+				_, planned, _ = hookspec.RemoveFromConfig(src, opts.Command, opts.Event, env)
 			}
 		}
 		if err := revoke(planned, true); err != nil {
 			return fmt.Errorf("revoking the approvals failed, so %s was not changed: %w", configName(s), err)
 		}
 	}
-	var removed []hooks.ConfigRef
+	var removed []hookspec.ConfigRef
 	res, err := editConfig(cmd, opts.f, s, opts.DryRun, func(old []byte) ([]byte, error) {
-		out, r, err := hooks.RemoveFromConfig(old, opts.Command, opts.Event, env)
+		out, r, err := hookspec.RemoveFromConfig(old, opts.Command, opts.Event, env)
 		removed = r
 		if err == nil && len(r) == 0 {
 			err = errNoneMatched
@@ -182,7 +182,7 @@ func deleteRun(cmd *cobra.Command, opts *deleteOptions) error {
 	if opts.Revoke {
 		// Hooks added between the first read and the edit (by another
 		// hermes) were removed too: withdraw their consent as well.
-		var late []hooks.ConfigRef
+		var late []hookspec.ConfigRef
 		for _, r := range removed {
 			if !revokedKeys[[2]string{r.Event, r.Command}] {
 				late = append(late, r)

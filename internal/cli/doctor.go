@@ -6,7 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/hermes-hooks/hermes/internal/config"
-	"github.com/hermes-hooks/hermes/internal/hooks"
+	"github.com/hermes-hooks/hermes/internal/doctor"
 	"github.com/hermes-hooks/hermes/internal/hooks/gateway"
 	"github.com/hermes-hooks/hermes/internal/lockfile"
 )
@@ -75,7 +75,7 @@ type doctorJSON struct {
 	Healthy     bool                `json:"healthy"`
 	// Allowlist are notes on the allowlist as a whole (stale entries,
 	// secrets stored in clear); present when there is one. Never problems.
-	Allowlist []hooks.Check `json:"allowlist,omitempty"`
+	Allowlist []doctor.Check `json:"allowlist,omitempty"`
 	// LockDifferences: with --lock, every difference from the lock (each
 	// also a failed check of the "gate" entry).
 	LockDifferences *[]lockfile.Difference `json:"lock_differences,omitempty"`
@@ -86,9 +86,9 @@ type doctorHookJSON struct {
 	Event string `json:"event,omitempty"`
 	// Shell hooks only: command, as in every --json.
 	*commandJSON
-	Name     string        `json:"name,omitempty"`
-	Checks   []hooks.Check `json:"checks"`
-	Problems int           `json:"problems"`
+	Name     string         `json:"name,omitempty"`
+	Checks   []doctor.Check `json:"checks"`
+	Problems int            `json:"problems"`
 }
 
 func doctorRun(cmd *cobra.Command, opts *doctorOptions) error {
@@ -118,12 +118,12 @@ func doctorRun(cmd *cobra.Command, opts *doctorOptions) error {
 	if err != nil {
 		return err
 	}
-	reports := e.Doctor(cmd.Context(), list, hooks.DoctorOptions{Parallel: opts.Parallel, Python: python, PyErr: pyErr, SafeMode: safe, NoSmoke: opts.NoSmoke})
-	gateReport, lockDiffs := e.GateReport(gate)
+	reports := doctor.Run(cmd.Context(), e, list, doctor.Options{Parallel: opts.Parallel, Python: python, PyErr: pyErr, SafeMode: safe, NoSmoke: opts.NoSmoke})
+	gateReport, lockDiffs := doctor.GateReport(e, gate)
 	if len(gateReport.Checks) > 0 {
 		reports = append(reports, gateReport)
 	}
-	allowlistChecks := e.AllowlistChecks(list)
+	allowlistChecks := doctor.AllowlistChecks(e.Setup, list)
 	if cmd.Context().Err() != nil {
 		return CancelError
 	}
@@ -207,8 +207,8 @@ func doctorRun(cmd *cobra.Command, opts *doctorOptions) error {
 
 // doctorGate reads what the CI gate flags ask for: the lock (an unusable
 // lock file is exit 2) and --expect-hooks.
-func doctorGate(opts *doctorOptions) (hooks.Gate, error) {
-	g := hooks.Gate{ExpectHooks: opts.ExpectHooks, LockPath: opts.Lock}
+func doctorGate(opts *doctorOptions) (doctor.Gate, error) {
+	g := doctor.Gate{ExpectHooks: opts.ExpectHooks, LockPath: opts.Lock}
 	if opts.Lock == "" {
 		return g, nil
 	}
@@ -227,11 +227,11 @@ func checkIcon(cs interface {
 	InfoIcon() string
 }, status string) string {
 	switch status {
-	case hooks.CheckOK:
+	case doctor.CheckOK:
 		return cs.SuccessIcon()
-	case hooks.CheckWarn:
+	case doctor.CheckWarn:
 		return cs.WarningIcon()
-	case hooks.CheckFail:
+	case doctor.CheckFail:
 		return cs.FailureIcon()
 	}
 	return cs.InfoIcon()

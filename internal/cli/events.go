@@ -6,8 +6,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/hermes-hooks/hermes/internal/catalog"
 	"github.com/hermes-hooks/hermes/internal/config"
-	"github.com/hermes-hooks/hermes/internal/hooks"
 )
 
 type eventsOptions struct {
@@ -68,7 +68,7 @@ func eventsRun(cmd *cobra.Command, opts *eventsOptions) error {
 			out.ShellEvents = append(out.ShellEvents, shellEventJSON{e.Name, e.Description, nonNil(e.Fields),
 				e.Tool, e.Blocking, e.ShellSupported})
 		}
-		for _, g := range hooks.GatewayEvents() {
+		for _, g := range catalog.GatewayEvents() {
 			out.GatewayEvents = append(out.GatewayEvents, gatewayEventJSON{g.Name, g.Description, nonNil(g.Fields)})
 		}
 		printWarnings(ios, env.Diagnostics(), nil)
@@ -104,15 +104,8 @@ func eventsRun(cmd *cobra.Command, opts *eventsOptions) error {
 		}
 	}
 	fmt.Fprintf(w, "\n%s\n\n", cs.Bold("Gateway events"))
-	for _, g := range hooks.GatewayEvents() {
+	for _, g := range catalog.GatewayEvents() {
 		fmt.Fprintf(w, "  %s\n      %s\n      fields: %s\n", cs.Cyan(g.Name), g.Description, strings.Join(g.Fields, ", "))
 	}
 	return nil
-}
-
-func nonNil[T any](s []T) []T {
-	if s == nil {
-		return []T{}
-	}
-	return s
 }

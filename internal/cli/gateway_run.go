@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/hermes-hooks/hermes/internal/catalog"
 	"github.com/hermes-hooks/hermes/internal/config"
 	"github.com/hermes-hooks/hermes/internal/hooks"
 	"github.com/hermes-hooks/hermes/internal/hooks/gateway"
@@ -101,7 +102,7 @@ func gatewayTestRun(cmd *cobra.Command, f *Factory, e *hooks.Engine, event strin
 	if event == "command:*" {
 		return usageErrorf("command:* stands for every slash command event: fire one of them, such as command:model")
 	}
-	ge, ok := hooks.LookupGatewayEvent(event)
+	ge, ok := catalog.LookupGatewayEvent(event)
 	if !ok {
 		return unknownEventError(e.Setup, event)
 	}

@@ -10,9 +10,11 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/hermes-hooks/hermes/internal/catalog"
 	"github.com/hermes-hooks/hermes/internal/config"
 	dialect "github.com/hermes-hooks/hermes/internal/dialect/claude"
 	"github.com/hermes-hooks/hermes/internal/hooks"
+	"github.com/hermes-hooks/hermes/internal/hookspec"
 	"github.com/hermes-hooks/hermes/internal/iostreams"
 	"github.com/hermes-hooks/hermes/internal/shell"
 )
@@ -31,8 +33,8 @@ func addHookFlags(cmd *cobra.Command, matcher, timeout *string, failClosed *bool
 // read it. It returns warnings (a matcher naming no tool of the agent), and
 // neverFires: why the hook could never fire (a matcher Python's re rejects),
 // which the caller refuses unless --force.
-func checkNewHook(s *hooks.Setup, h *hooks.NewHook, timeout string) (warnings, neverFires []string, err error) {
-	if hooks.IsGatewayEvent(h.Event) {
+func checkNewHook(s *hooks.Setup, h *hookspec.NewHook, timeout string) (warnings, neverFires []string, err error) {
+	if catalog.IsGatewayEvent(h.Event) {
 		return nil, nil, usageErrorf("%q is a gateway event: gateway hooks are folders under %s with a HOOK.yaml, not config entries", h.Event, s.GatewayDir())
 	}
 	ev, ok := s.Catalogue.Lookup(h.Event)
@@ -57,10 +59,10 @@ func checkNewHook(s *hooks.Setup, h *hooks.NewHook, timeout string) (warnings, n
 		if !ev.Tool {
 			return nil, nil, usageErrorf("--matcher only applies to tool events (pre_tool_call, post_tool_call), not %q", h.Event)
 		}
-		m, w := hooks.CompileMatcher(h.Matcher)
+		m, w := hookspec.CompileMatcher(h.Matcher)
 		if w != "" {
 			neverFires = append(neverFires, w)
-		} else if w := hooks.UnknownToolWarning(m, claudeTool); w != "" {
+		} else if w := hookspec.UnknownToolWarning(m, claudeTool); w != "" {
 			warnings = append(warnings, w)
 		}
 	}
@@ -69,8 +71,8 @@ func checkNewHook(s *hooks.Setup, h *hooks.NewHook, timeout string) (warnings, n
 		if err != nil {
 			return nil, nil, usageErrorf("--timeout: %v", err)
 		}
-		if n < 1 || n > hooks.MaxTimeout {
-			return nil, nil, usageErrorf("--timeout %s: a hook timeout is 1 to %d seconds", timeout, hooks.MaxTimeout)
+		if n < 1 || n > hookspec.MaxTimeout {
+			return nil, nil, usageErrorf("--timeout %s: a hook timeout is 1 to %d seconds", timeout, hookspec.MaxTimeout)
 		}
 		h.Timeout = n
 	}

@@ -1,9 +1,6 @@
 package cli
 
 import (
-	"fmt"
-	"strings"
-
 	"github.com/spf13/cobra"
 )
 
@@ -48,14 +45,4 @@ consent per (event, command), kept in shell-hooks-allowlist.json.`,
 		newCmdStats(f, nil),
 	)
 	return cmd
-}
-
-// unknownCommand is the usage error for a word that names no subcommand of
-// cmd, with Cobra's suggestions.
-func unknownCommand(cmd *cobra.Command, word string) *UsageError {
-	msg := fmt.Sprintf("unknown command %q for %q", word, cmd.CommandPath())
-	if s := cmd.SuggestionsFor(word); len(s) > 0 {
-		msg += "\n\nDid you mean this?\n\t" + strings.Join(s, "\n\t")
-	}
-	return &UsageError{msg: msg}
 }

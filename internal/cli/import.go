@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/hermes-hooks/hermes/internal/config/edit"
-	"github.com/hermes-hooks/hermes/internal/hooks"
+	"github.com/hermes-hooks/hermes/internal/hookspec"
 	"github.com/hermes-hooks/hermes/internal/importer/claude"
 	"github.com/hermes-hooks/hermes/internal/pyjson"
 	"github.com/spf13/cobra"
@@ -221,11 +221,11 @@ func importClaudeRun(cmd *cobra.Command, opts *importClaudeOptions) error {
 	var present []claude.Skipped
 	res, err := editConfig(cmd, opts.f, s, opts.DryRun, func(old []byte) ([]byte, error) {
 		added, present = nil, nil
-		hs := make([]hooks.NewHook, len(entries))
+		hs := make([]hookspec.NewHook, len(entries))
 		for i, e := range entries {
-			hs[i] = hooks.NewHook{Event: e.Event, Command: e.Command, Matcher: e.Matcher, Timeout: e.Timeout, FailClosed: e.FailClosed}
+			hs[i] = hookspec.NewHook{Event: e.Event, Command: e.Command, Matcher: e.Matcher, Timeout: e.Timeout, FailClosed: e.FailClosed}
 		}
-		out, errs, err := hooks.AddAllToConfig(ctx, old, hs, configEnv(s))
+		out, errs, err := hookspec.AddAllToConfig(ctx, old, hs, configEnv(s))
 		if err != nil {
 			return nil, err
 		}

@@ -9,6 +9,7 @@ import (
 	"github.com/hermes-hooks/hermes/internal/config"
 	"github.com/hermes-hooks/hermes/internal/hooks"
 	"github.com/hermes-hooks/hermes/internal/hooks/gateway"
+	"github.com/hermes-hooks/hermes/internal/hookspec"
 	"github.com/hermes-hooks/hermes/internal/iostreams"
 	"github.com/hermes-hooks/hermes/internal/pyjson"
 	"github.com/hermes-hooks/hermes/internal/shell"
@@ -149,24 +150,11 @@ func shellHookToJSON(h hooks.ShellHook) shellHookJSON {
 	return j
 }
 
-func matcherSource(m *hooks.Matcher) *string {
+func matcherSource(m *hookspec.Matcher) *string {
 	if m == nil {
 		return nil
 	}
 	return &m.Source
-}
-
-// printLocation names the HERMES_HOME and config file a command used.
-func printLocation(w io.Writer, loc *config.Location) {
-	fmt.Fprintf(w, "HERMES_HOME: %s\n", esc(loc.Home))
-	if loc.Profile != config.DefaultProfile {
-		fmt.Fprintf(w, "Profile: %s\n", esc(loc.Profile))
-	}
-	if loc.ConfigPath != "" {
-		fmt.Fprintf(w, "Config: %s\n", esc(loc.ConfigPath))
-	} else {
-		fmt.Fprintf(w, "Config: none found (looked at %s)\n", esc(strings.Join(loc.Searched, ", ")))
-	}
 }
 
 func renderShellHooks(w io.Writer, cs iostreams.Palette, shellHooks []hooks.ShellHook) {
@@ -289,7 +277,7 @@ func renderGatewayHooks(w io.Writer, cs iostreams.Palette, s *hooks.Setup, gw []
 	}
 }
 
-func renderWebhooks(w io.Writer, cs iostreams.Palette, webhooks []hooks.Webhook) {
+func renderWebhooks(w io.Writer, cs iostreams.Palette, webhooks []hookspec.Webhook) {
 	fmt.Fprintf(w, "\n%s\n", cs.Bold("Outbound webhooks"))
 	if len(webhooks) == 0 {
 		fmt.Fprintln(w, "  No outbound webhooks.")

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"os"
 	"strings"
 	"time"
 
@@ -146,4 +147,20 @@ func untilDone[T any](ctx context.Context, fn func() (T, error)) (T, error) {
 		var zero T
 		return zero, ctx.Err()
 	}
+}
+
+// safeMode reports HERMES_SAFE_MODE.
+func safeMode(f *Factory) bool {
+	v, _ := f.Env("HERMES_SAFE_MODE")
+	return config.Truthy(v)
+}
+
+// Engine loads the setup and wires it to the process for running hooks.
+func (f *Factory) Engine(cmd *cobra.Command) (*hooks.Engine, error) {
+	s, err := f.LoadWithAllowlist(cmd)
+	if err != nil {
+		return nil, err
+	}
+	cwd, _ := os.Getwd()
+	return &hooks.Engine{Setup: s, Runner: f.Runner, Environ: f.Environ(), Cwd: cwd, Now: f.Now}, nil
 }

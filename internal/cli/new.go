@@ -18,6 +18,7 @@ import (
 	"github.com/hermes-hooks/hermes/internal/fileowner"
 	"github.com/hermes-hooks/hermes/internal/hooks"
 	"github.com/hermes-hooks/hermes/internal/hooks/scaffold"
+	"github.com/hermes-hooks/hermes/internal/hookspec"
 	"github.com/hermes-hooks/hermes/internal/shell"
 	"github.com/spf13/cobra"
 )
@@ -131,7 +132,7 @@ func newRun(cmd *cobra.Command, opts *newOptions) error {
 	ios := opts.f.IO
 	file := opts.Name + scaffold.Langs()[opts.Lang]
 	script := filepath.Join(s.Loc.Home, scriptDirName, file)
-	h := hooks.NewHook{Event: opts.Event, Command: hookCommand(s.Loc.Home, file), Matcher: opts.Matcher, FailClosed: opts.FailClosed}
+	h := hookspec.NewHook{Event: opts.Event, Command: hookCommand(s.Loc.Home, file), Matcher: opts.Matcher, FailClosed: opts.FailClosed}
 	warnings, neverFires, err := checkNewHook(s, &h, opts.Timeout)
 	if err != nil {
 		return err
@@ -175,9 +176,9 @@ func newRun(cmd *cobra.Command, opts *newOptions) error {
 		}
 	}
 	res, err := editConfig(cmd, opts.f, s, opts.DryRun, func(old []byte) ([]byte, error) {
-		return hooks.AddToConfig(old, h, configEnv(s))
+		return hookspec.AddToConfig(old, h, configEnv(s))
 	})
-	if errors.Is(err, hooks.ErrAlreadyConfigured) && adopted {
+	if errors.Is(err, hookspec.ErrAlreadyConfigured) && adopted {
 		// The earlier run got as far as the config.
 		res, err = &configEdit{Path: configFile(s), DryRun: opts.DryRun}, nil
 	}
@@ -187,7 +188,7 @@ func newRun(cmd *cobra.Command, opts *newOptions) error {
 			// would only be in the way of a second attempt.
 			os.Remove(script)
 		}
-		if errors.Is(err, hooks.ErrAlreadyConfigured) {
+		if errors.Is(err, hookspec.ErrAlreadyConfigured) {
 			return fmt.Errorf("%w in %s; nothing was written", err, configName(s))
 		}
 		return err
@@ -323,20 +324,11 @@ func leftByNew(path string, body []byte) bool {
 	return err == nil && bytes.Equal(got, body)
 }
 
-// configFile is the config file an edit changes: the one in use, or
-// <HERMES_HOME>/config.yaml when there is none.
-func configFile(s *hooks.Setup) string {
-	if s.Loc.ConfigPath != "" {
-		return s.Loc.ConfigPath
-	}
-	return filepath.Join(s.Loc.Home, "config.yaml")
-}
-
 // approveNew approves the hook just added, through the engine's approval
 // path, reading the config afresh so the command is the one the agent will
 // see. It pins the bytes it wrote, and only if the file still holds them
 // (SPEC §13.2 rule 7): a rewrite in between is not approved.
-func approveNew(opts *newOptions, h hooks.NewHook, body []byte) (bool, []string, error) {
+func approveNew(opts *newOptions, h hookspec.NewHook, body []byte) (bool, []string, error) {
 	s, err := opts.f.LoadWithAllowlist(nil)
 	if err != nil {
 		return false, nil, err

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/hermes-hooks/hermes/internal/hooks"
+	"github.com/hermes-hooks/hermes/internal/hookspec"
 )
 
 // SPEC §13.2 rule 7: new --approve pins the bytes it wrote, and only while
@@ -19,7 +20,7 @@ func TestNewApprovePinsWhatItWrote(t *testing.T) {
 	h.env["HERMES_HOME"] = home
 	h.write(t, "config.yaml", "hooks:\n  on_session_start:\n    - command: \"${HERMES_HOME}/agent-hooks/x.sh\"\n", 0o600)
 	h.write(t, "agent-hooks/x.sh", "#!/bin/sh\necho rewritten\n", 0o744)
-	nh := hooks.NewHook{Event: "on_session_start", Command: "${HERMES_HOME}/agent-hooks/x.sh"}
+	nh := hookspec.NewHook{Event: "on_session_start", Command: "${HERMES_HOME}/agent-hooks/x.sh"}
 	opts := &newOptions{f: h.f}
 
 	ok, _, err := approveNew(opts, nh, []byte("#!/bin/sh\necho written\n"))

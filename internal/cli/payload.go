@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/hermes-hooks/hermes/internal/catalog"
 	"github.com/hermes-hooks/hermes/internal/config"
 	"github.com/hermes-hooks/hermes/internal/hooks"
 	"github.com/hermes-hooks/hermes/internal/pyjson"
@@ -107,7 +108,7 @@ func (p *payloadFlags) read(ctx context.Context, stdin io.Reader) (*pyjson.Objec
 	if !ok {
 		return nil, nil, usageErrorf("payload from %s is %s, not a JSON object: give an object, with the agent's fields (tool_name, args, …) or in the wire shape a hook reads (hook_event_name, tool_input, extra); nothing was run", source, pyjson.TypeName(v))
 	}
-	fields, note := hooks.ReadShape(obj)
+	fields, note := catalog.ReadShape(obj)
 	if note != "" {
 		return fields, []string{fmt.Sprintf("payload from %s: %s", source, note)}, nil
 	}
@@ -118,7 +119,7 @@ func (p *payloadFlags) read(ctx context.Context, stdin io.Reader) (*pyjson.Objec
 // shell event: the engine, the event and the payload given.
 type firing struct {
 	e        *hooks.Engine
-	ev       hooks.Event
+	ev       catalog.Event
 	given    *pyjson.Object
 	warnings []string
 }
@@ -152,7 +153,7 @@ func (p *payloadFlags) begin(cmd *cobra.Command, f *Factory, event string, real 
 	if err != nil {
 		return nil, err
 	}
-	if hooks.IsGatewayEvent(event) {
+	if catalog.IsGatewayEvent(event) {
 		printWarnings(f.IO, e.Diagnostics(), warnings)
 		return nil, gatewayTestRun(cmd, f, e, event, given, p, real)
 	}

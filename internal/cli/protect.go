@@ -10,6 +10,7 @@ import (
 
 	"github.com/hermes-hooks/hermes/internal/allowlist"
 	"github.com/hermes-hooks/hermes/internal/hooks"
+	"github.com/hermes-hooks/hermes/internal/hookspec"
 )
 
 // protectOptions serve protect and unprotect (Unprotect true).
@@ -194,18 +195,18 @@ func protectRun(cmd *cobra.Command, opts *protectOptions) error {
 // selectSpecs picks the shell hooks named (by the command as written, as
 // expanded, or the command a guard runs) or every one with --all; a name
 // that matches no hook is refused.
-func selectSpecs(specs []hooks.Spec, opts *protectOptions) ([]hooks.Spec, []hooks.Refused) {
+func selectSpecs(specs []hookspec.Spec, opts *protectOptions) ([]hookspec.Spec, []hooks.Refused) {
 	if opts.All {
 		return specs, nil
 	}
-	var out []hooks.Spec
+	var out []hookspec.Spec
 	var refused []hooks.Refused
 	for _, c := range opts.Commands {
 		found := false
 		for _, sp := range specs {
 			if sp.Names(c) {
 				found = true
-				if !slices.ContainsFunc(out, func(x hooks.Spec) bool { return x.Event == sp.Event && x.Index == sp.Index }) {
+				if !slices.ContainsFunc(out, func(x hookspec.Spec) bool { return x.Event == sp.Event && x.Index == sp.Index }) {
 					out = append(out, sp)
 				}
 			}

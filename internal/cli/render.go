@@ -10,6 +10,7 @@ import (
 
 	"github.com/hermes-hooks/hermes/internal/config"
 	"github.com/hermes-hooks/hermes/internal/hooks"
+	"github.com/hermes-hooks/hermes/internal/hookspec"
 	"github.com/hermes-hooks/hermes/internal/iostreams"
 	"github.com/hermes-hooks/hermes/internal/pyjson"
 	"github.com/hermes-hooks/hermes/internal/textsafe"
@@ -153,7 +154,7 @@ type commandJSON struct {
 	Wrapped   *string `json:"wrapped,omitempty"`
 }
 
-func commandOf(s hooks.Spec) commandJSON {
+func commandOf(s hookspec.Spec) commandJSON {
 	if s.Protected() {
 		c := commandJSON{Command: s.InnerShown(), CommandHasSecret: s.HasSecret(), Protected: true, Wrapped: pyjson.NullIfEmpty(s.Shown())}
 		if s.InnerWritten != "" && !s.HasSecret() {
@@ -186,9 +187,23 @@ func printOutcome(w io.Writer, o *hooks.Outcome) {
 }
 
 // protectedMark follows a protected hook's command in human output.
-func protectedMark(s hooks.Spec) string {
+func protectedMark(s hookspec.Spec) string {
 	if s.Protected() {
 		return "  [protected]"
 	}
 	return ""
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
+}
+
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
 }

@@ -115,13 +115,3 @@ func revokeForms(f *Factory, cmd string) []string {
 	}
 	return out
 }
-
-// exactArgs is cobra.ExactArgs with a message saying what is missing.
-func exactArgs(n int, what string) cobra.PositionalArgs {
-	return func(cmd *cobra.Command, args []string) error {
-		if len(args) != n {
-			return usageErrorf("%s needs %s (got %d argument(s))", cmd.CommandPath(), what, len(args))
-		}
-		return nil
-	}
-}

@@ -2,12 +2,11 @@ package cli
 
 import (
 	"fmt"
-	"os"
-	"strings"
 
 	"github.com/hermes-hooks/hermes/internal/allowlist"
 	"github.com/hermes-hooks/hermes/internal/config"
 	"github.com/hermes-hooks/hermes/internal/hooks"
+	"github.com/hermes-hooks/hermes/internal/hookspec"
 	"github.com/hermes-hooks/hermes/internal/pyjson"
 	"github.com/hermes-hooks/hermes/internal/shell"
 	"github.com/spf13/cobra"
@@ -77,28 +76,6 @@ type runEventJSON struct {
 	Errors []string `json:"errors,omitempty"`
 }
 
-type firedShellJSON struct {
-	Kind string `json:"kind"`
-	commandJSON
-	Status         string  `json:"status"`
-	SkipReason     *string `json:"skip_reason"`
-	ExitCode       *int    `json:"exit_code"`
-	TimedOut       bool    `json:"timed_out"`
-	Error          *string `json:"error"`
-	ElapsedSeconds float64 `json:"elapsed_seconds"`
-	// What the hook printed; empty for a hook that did not run.
-	outputJSON
-	Parsed   *hooks.Answer `json:"parsed"`
-	Warnings []string      `json:"warnings"`
-}
-
-type webhookResultJSON struct {
-	URL        string  `json:"url"`
-	StatusCode *int    `json:"status_code"`
-	Attempts   int     `json:"attempts"`
-	Error      *string `json:"error"`
-}
-
 func runEventRun(cmd *cobra.Command, opts *runEventOptions) error {
 	// With --json, prompts talk on stderr so stdout is only the document.
 	opts.f.IO.SetPromptOnStderr(opts.Output)
@@ -127,7 +104,7 @@ func runEventRun(cmd *cobra.Command, opts *runEventOptions) error {
 		// payload's tool_name.
 		tool := hooks.ToolName(fields)
 		var hs []hooks.ShellHook
-		budget := hooks.NewMatchBudget()
+		budget := hookspec.NewMatchBudget()
 		for _, h := range e.ShellHooks(list) {
 			if h.Event != ev.Name || sel.Excludes(h) {
 				continue
@@ -197,23 +174,6 @@ func runEventDocument(e *hooks.Engine, d *hooks.Dispatch, webhooks []webhookResu
 		out.Hooks = append(out.Hooks, firedToJSON(r))
 	}
 	return out
-}
-
-func firedToJSON(r hooks.ShellRun) firedShellJSON {
-	j := firedShellJSON{Kind: "shell", commandJSON: commandOf(r.Hook.Spec), Status: "fired", Warnings: nonNil(r.Eval.Warnings)}
-	if !r.Fired() {
-		// A fail-closed guard kept from running still blocks: its answer.
-		j.Status, j.SkipReason, j.Parsed = "skipped", pyjson.NullIfEmpty(r.SkipReason), r.Eval.Answer
-		return j
-	}
-	if r.Interrupted {
-		j.Status = "interrupted"
-	}
-	res := r.Result
-	j.ExitCode, j.TimedOut, j.Error = res.ExitCode, res.TimedOut, pyjson.NullIfEmpty(res.Err)
-	j.ElapsedSeconds, j.Parsed = res.ElapsedSeconds(), r.Eval.Answer
-	j.outputJSON = outputJSON{res.Stdout, res.Stderr, res.StdoutTruncated, res.StderrTruncated}
-	return j
 }
 
 func renderDispatch(f *Factory, e *hooks.Engine, d *hooks.Dispatch, webhooks []webhookResultJSON) {
@@ -312,15 +272,6 @@ func consentFor(f *Factory, cmd *cobra.Command, e *hooks.Engine, localFlag bool)
 	}
 }
 
-// blockWords is the skip reason of a hook pinning stops, as the off-terminal
-// warning words it.
-func blockWords(reason string) string {
-	if reason == hooks.SkipModified {
-		return "script modified since approval"
-	}
-	return reason
-}
-
 // warnAutoReapproval says on stderr that a flag, the environment or the
 // config is re-approving a pinned script that changed (SPEC §13.8): never
 // silently.
@@ -379,65 +330,6 @@ func promptApproval(f *Factory, s *hooks.Setup, h hooks.ShellHook) (ok bool, sha
 		}
 		fmt.Fprintf(w, "\n%s The script changed while you were reading it: nothing was approved. Here it is again.\n", f.IO.Colors().WarningIcon())
 	}
-}
-
-// promptScriptLines is how much of a never-approved script a prompt shows.
-const promptScriptLines = 40
-
-// renderShown is what a prompt shows of a script, each line indented: for
-// a re-approval the diff against the approved snapshot, else the sha256
-// and the first lines of the script.
-func renderShown(f *Factory, sh hooks.Shown, indentBy string) string {
-	var b strings.Builder
-	switch {
-	case sh.Hook.Approved && sh.Diff != nil:
-		b.WriteString(indentBy[:2] + "What changed since approval:\n")
-		b.WriteString(indent(colorDiff(f.IO.Colors(), sh.Diff.Unified), indentBy) + "\n")
-	case sh.Fingerprint.Err != nil:
-		fmt.Fprintf(&b, "%s(the script cannot be read: %s)\n", indentBy[:2], esc(sh.Fingerprint.Err.Error()))
-	default:
-		if sh.Hook.Approved {
-			// No snapshot to diff against: the script itself, as for a
-			// first approval, so nothing is approved unseen (SPEC §13.2
-			// rule 7).
-			if sh.DiffErr != nil {
-				b.WriteString(indentBy[:2] + "What changed since approval:\n")
-				b.WriteString(indentBy + "(" + esc(strings.TrimSpace(sh.DiffErr.Error())) + ")\n")
-			}
-			b.WriteString(indentBy[:2] + "The script now:\n")
-		}
-		fmt.Fprintf(&b, "%ssha256:  %s\n", indentBy[:2], sh.SHA256())
-		lines, total, ok := sh.Head(promptScriptLines)
-		if !ok {
-			fmt.Fprintf(&b, "%s(larger than 1 MiB: not shown; read it with 'hermes hooks accept --show')\n", indentBy)
-			break
-		}
-		for _, l := range lines {
-			// Each line escaped: a \r or an escape sequence in the script
-			// must not rewrite what the person reads (SPEC §13 rule 9).
-			b.WriteString(indentBy + "│ " + esc(strings.TrimSuffix(l, "\n")) + "\n")
-		}
-		if total > len(lines) {
-			fmt.Fprintf(&b, "%s… %d more line(s): see them all with: hermes hooks accept %s --show\n", indentBy, total-len(lines), esc(shell.Quote(sh.Hook.Shown())))
-		}
-	}
-	return b.String()
-}
-
-// safeMode reports HERMES_SAFE_MODE.
-func safeMode(f *Factory) bool {
-	v, _ := f.Env("HERMES_SAFE_MODE")
-	return config.Truthy(v)
-}
-
-// Engine loads the setup and wires it to the process for running hooks.
-func (f *Factory) Engine(cmd *cobra.Command) (*hooks.Engine, error) {
-	s, err := f.LoadWithAllowlist(cmd)
-	if err != nil {
-		return nil, err
-	}
-	cwd, _ := os.Getwd()
-	return &hooks.Engine{Setup: s, Runner: f.Runner, Environ: f.Environ(), Cwd: cwd, Now: f.Now}, nil
 }
 
 func nonZero(n int) *int {

@@ -6,7 +6,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/hermes-hooks/hermes/internal/catalog"
 	"github.com/hermes-hooks/hermes/internal/hooks"
+	"github.com/hermes-hooks/hermes/internal/hookspec"
 )
 
 // selectFlags are --only and --skip (run-event and test): the hooks to
@@ -30,7 +32,7 @@ func (s *selectFlags) register(cmd *cobra.Command, f *Factory) {
 
 // refuseGateway refuses --only and --skip on a gateway event: they name shell hooks.
 func (s *selectFlags) refuseGateway(event string) error {
-	if hooks.IsGatewayEvent(event) && len(s.Only)+len(s.Skip) > 0 {
+	if catalog.IsGatewayEvent(event) && len(s.Only)+len(s.Skip) > 0 {
 		return usageErrorf("--only and --skip choose shell hooks by command; %q is a gateway event, whose hooks have none", event)
 	}
 	return nil
@@ -44,7 +46,7 @@ func (s *selectFlags) selection() hooks.Selection {
 // that could fire; scope says which, for the message): a typo must not
 // fire everything, or nothing, silently. It needs only the commands, so
 // nothing is inspected (no script is read) to check a selection.
-func (s *selectFlags) check(specs []hooks.Spec, scope string) error {
+func (s *selectFlags) check(specs []hookspec.Spec, scope string) error {
 	unmatched := s.selection().Unmatched(specs)
 	if len(unmatched) == 0 {
 		return nil

@@ -2,14 +2,12 @@ package cli
 
 import (
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/hermes-hooks/hermes/internal/config"
 	"github.com/hermes-hooks/hermes/internal/hooks"
-	"github.com/hermes-hooks/hermes/internal/iostreams"
 	"github.com/hermes-hooks/hermes/internal/pyjson"
 )
 
@@ -159,15 +157,6 @@ type shellResultJSON struct {
 	GuardRefusal *string `json:"guard_refusal,omitempty"`
 }
 
-// outputJSON is what a hook printed, as captured (up to 1 MiB a stream),
-// in every --json result of a run: test and run-event, shell and gateway.
-type outputJSON struct {
-	Stdout          string `json:"stdout"`
-	Stderr          string `json:"stderr"`
-	StdoutTruncated bool   `json:"stdout_truncated"`
-	StderrTruncated bool   `json:"stderr_truncated"`
-}
-
 func testRun(cmd *cobra.Command, opts *testOptions) error {
 	fr, err := opts.begin(cmd, opts.f, opts.Event, false)
 	if fr == nil {
@@ -252,133 +241,10 @@ func testOutcome(event string, fields *pyjson.Object, runs []hooks.ShellRun) *ho
 	return hooks.Aggregate(event, argsObj, answers)
 }
 
-// wouldSkip is why run-event would not run h without asking, "" when it
-// would run it.
-func wouldSkip(h hooks.ShellHook) string { return h.Reason() }
-
 func shellResultToJSON(r hooks.ShellRun) shellResultJSON {
 	res := r.Result
 	return shellResultJSON{Kind: "shell", commandJSON: commandOf(r.Hook.Spec), Approved: r.Hook.Approved,
 		ExitCode: res.ExitCode, TimedOut: res.TimedOut, Error: pyjson.NullIfEmpty(res.Err),
 		ElapsedSeconds: res.ElapsedSeconds(), RunEventWouldSkip: pyjson.NullIfEmpty(wouldSkip(r.Hook)), outputJSON: outputJSON{res.Stdout, res.Stderr, res.StdoutTruncated, res.StderrTruncated},
 		Parsed: r.Eval.Answer, Warnings: nonNil(r.Eval.Warnings), GuardRefusal: pyjson.NullIfEmpty(r.GuardRefusal)}
-}
-
-// renderRun prints one hook's run the way the agent's `hooks test` does.
-func renderRun(w io.Writer, cs iostreams.Palette, r hooks.ShellRun, showApproval bool) {
-	h := r.Hook
-	state := ""
-	if showApproval {
-		state = cs.SuccessIcon() + " allowed  "
-		switch why := wouldSkip(h); {
-		case !h.Approved:
-			state = cs.FailureIcon() + " not allowlisted (run because test was asked to)  "
-		case why != "":
-			// run-event would skip it: never call it allowed.
-			state = cs.WarningIcon() + " " + esc(why) + " — run because test was asked to  "
-		}
-	}
-	fmt.Fprintf(w, "\n  %s%s%s\n", state, cs.Bold(esc(h.Spec.Named())), protectedMark(h.Spec))
-	res := r.Result
-	if r.GuardRefusal != "" {
-		fmt.Fprintf(w, "    %s refused by the guard: %s\n", cs.FailureIcon(), esc(r.GuardRefusal))
-	}
-	exit := "none"
-	if res.ExitCode != nil {
-		exit = fmt.Sprint(*res.ExitCode)
-	}
-	fmt.Fprintf(w, "    exit code: %s   elapsed: %.3fs\n", exit, res.ElapsedSeconds())
-	if res.TimedOut {
-		fmt.Fprintf(w, "    %s timed out after %ds\n", cs.FailureIcon(), h.Timeout)
-	}
-	if res.Err != "" && !res.TimedOut {
-		fmt.Fprintf(w, "    %s error: %s\n", cs.FailureIcon(), esc(res.Err))
-	}
-	if res.Stdout != "" {
-		fmt.Fprintf(w, "    stdout:\n%s\n", indent(escText(cut(res.Stdout, 400)), "      "))
-	}
-	if res.StdoutTruncated {
-		fmt.Fprintln(w, "      (stdout was longer than 1 MiB: truncated)")
-	}
-	if res.Stderr != "" {
-		fmt.Fprintf(w, "    stderr:\n%s\n", indent(escText(cut(res.Stderr, 400)), "      "))
-	}
-	if res.StderrTruncated {
-		fmt.Fprintln(w, "      (stderr was longer than 1 MiB: truncated)")
-	}
-	for _, warn := range r.Eval.Warnings {
-		fmt.Fprintf(w, "    %s %s\n", cs.WarningIcon(), esc(warn))
-	}
-	if a := r.Eval.Answer; a != nil {
-		// JSON escapes C0 controls but leaves C1, bidi and zero-width
-		// characters as they are.
-		fmt.Fprintf(w, "    parsed (Hermes wire shape): %s\n", esc(fmt.Sprint(a.Wire())))
-	} else {
-		fmt.Fprintln(w, "    parsed: nothing (the hook contributed nothing)")
-	}
-}
-
-// dryRunJSON is the --dry-run --json shape of test and run-event.
-type dryRunJSON struct {
-	whereJSON
-	Event   string         `json:"event"`
-	DryRun  bool           `json:"dry_run"`
-	Payload *pyjson.Object `json:"payload"`
-	Hooks   []dryHookJSON  `json:"hooks"`
-	// Diagnostics as in the other --json outputs.
-	Diagnostics []config.Diagnostic `json:"diagnostics"`
-}
-
-type dryHookJSON struct {
-	Kind string `json:"kind"`
-	commandJSON
-	// Argv is null when a secret went into the command.
-	Argv     []string `json:"argv"`
-	Approved bool     `json:"approved"`
-	Timeout  int      `json:"timeout"`
-}
-
-func dryRun(ios *iostreams.IOStreams, e *hooks.Engine, event, tool string, wire *pyjson.Object, hs []hooks.ShellHook, asJSON bool) error {
-	if asJSON {
-		out := dryRunJSON{whereJSON: where(e.Loc), Event: event,
-			DryRun: true, Payload: wire, Hooks: []dryHookJSON{}, Diagnostics: e.Diagnostics()}
-		for _, h := range hs {
-			argv := nonNil(h.Argv)
-			if h.HasSecret() {
-				argv = nil
-			}
-			out.Hooks = append(out.Hooks, dryHookJSON{"shell", commandOf(h.Spec), argv, h.Approved, h.Timeout})
-		}
-		return writeJSON(ios.Out, out)
-	}
-	w := ios.Out
-	cs := ios.Colors()
-	printLocation(w, e.Loc)
-	if len(hs) == 0 {
-		fmt.Fprintf(w, "\n%s\n", noHooksLine(event, tool))
-	} else {
-		fmt.Fprintf(w, "\nWould fire %d hook(s) for event '%s' (dry run: nothing runs):\n", len(hs), esc(event))
-		for _, h := range hs {
-			state := cs.SuccessIcon() + " allowed"
-			switch why := wouldSkip(h); {
-			case !h.Approved:
-				state = cs.FailureIcon() + " not allowlisted"
-			case why != "":
-				state = cs.WarningIcon() + " " + esc(why)
-			}
-			fmt.Fprintf(w, "  %s  %s  (timeout %ds)\n", state, esc(h.Spec.Named()), h.Timeout)
-		}
-	}
-	fmt.Fprintf(w, "\nstdin:\n%s\n", esc(string(hooks.WireBytes(wire))))
-	return nil
-}
-
-// noHooksLine says that no hook of event runs, in the agent's words; with
-// --for-tool it names the filter, which may be why.
-func noHooksLine(event, tool string) string {
-	msg := "No shell hooks configured for event: " + esc(event)
-	if tool != "" {
-		msg += " (with matcher filter --for-tool=" + esc(tool) + ")"
-	}
-	return msg
 }

@@ -7,6 +7,16 @@ import (
 	"github.com/hermes-hooks/hermes/internal/pyjson"
 )
 
+// testObj decodes a JSON object literal for a test, failing it on bad JSON.
+func testObj(t testing.TB, text string) *pyjson.Object {
+	t.Helper()
+	obj, err := pyjson.DecodeObject([]byte(text))
+	if err != nil {
+		t.Fatalf("bad test JSON %s: %v", text, err)
+	}
+	return obj
+}
+
 func answerBlock(msg string) *Answer { return &Answer{Action: ActionBlock, Message: msg} }
 func answerApprove(msg, key string) *Answer {
 	return &Answer{Action: ActionApprove, Message: msg, RuleKey: key}

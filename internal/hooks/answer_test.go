@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hermes-hooks/hermes/internal/catalog"
 	"github.com/hermes-hooks/hermes/internal/pyjson"
 	"github.com/hermes-hooks/hermes/internal/shell"
 )
@@ -375,7 +376,7 @@ func TestEvaluateRealHook(t *testing.T) {
 		t.Fatal(err)
 	}
 	fields := testObj(t, `{"tool_name": "terminal", "args": {"command": "rm -rf ~"}, "session_id": "s", "note": "é"}`)
-	stdin := WireBytes(Wire("pre_tool_call", fields, dir, "default"))
+	stdin := catalog.WireBytes(catalog.Wire("pre_tool_call", fields, dir, "default"))
 	res := shell.Exec{}.Run(context.Background(), shell.Request{Argv: []string{script, got}, Stdin: stdin, Timeout: time.Minute})
 	ev := Evaluate(EvalInput{Event: "pre_tool_call", Command: script, Blocking: true, Timeout: 60, Result: res})
 	if want := `{"action": "block", "message": "rm -rf is not allowed here"}`; parsedText(ev.Answer) != want {

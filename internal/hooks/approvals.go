@@ -1,7 +1,6 @@
 package hooks
 
 import (
-	"fmt"
 	"regexp"
 	"sort"
 	"strings"
@@ -9,6 +8,7 @@ import (
 
 	"github.com/hermes-hooks/hermes/internal/allowlist"
 	"github.com/hermes-hooks/hermes/internal/config"
+	"github.com/hermes-hooks/hermes/internal/hookspec"
 )
 
 // Approval is one allowlist entry as `approvals` reports it (SPEC §13.1).
@@ -16,7 +16,7 @@ type Approval struct {
 	Entry allowlist.Entry
 	// Hook is the configured hook the entry approves, nil when it is
 	// stale: no configured hook has its (event, command).
-	Hook  *Spec
+	Hook  *hookspec.Spec
 	Drift allowlist.Drift // of the script the command names, now
 
 	shown string
@@ -38,7 +38,7 @@ func (a Approval) Shown() string { return a.shown }
 // written with a secret, matches it with its ${VAR}s standing for
 // anything, it is shown in that written form instead.
 type namer struct {
-	configured map[allowlist.Key]Spec
+	configured map[allowlist.Key]hookspec.Spec
 	secret     []secretPattern
 	// variable are the configured commands holding a ${VAR} (as written,
 	// or left literal because the variable is unset here), each ${VAR}
@@ -164,8 +164,8 @@ func (s *Setup) Approvals(list *allowlist.List) []Approval {
 }
 
 // configured maps each (event, command) of the config to its first spec.
-func (s *Setup) configured() map[allowlist.Key]Spec {
-	m := make(map[allowlist.Key]Spec, len(s.Parsed.Specs))
+func (s *Setup) configured() map[allowlist.Key]hookspec.Spec {
+	m := make(map[allowlist.Key]hookspec.Spec, len(s.Parsed.Specs))
 	for _, spec := range s.Parsed.Specs {
 		k := allowlist.Key{Event: spec.Event, Command: spec.Command}
 		if _, seen := m[k]; !seen {
@@ -177,7 +177,7 @@ func (s *Setup) configured() map[allowlist.Key]Spec {
 
 // driftOf compares the script e's command names with what e recorded.
 func (s *Setup) driftOf(e allowlist.Entry) allowlist.Drift {
-	h := s.Inspect(Spec{Event: e.Event, Command: e.Command}, nil)
+	h := s.Inspect(hookspec.Spec{Event: e.Event, Command: e.Command}, nil)
 	fp := allowlist.Fingerprint{Path: h.Script, Err: allowlist.ErrNoScript}
 	if h.HasScriptFile() {
 		fp = s.Fingerprints.Of(h.Script)
@@ -239,36 +239,6 @@ func (s *Setup) PruneShown(shown []allowlist.Entry) ([]allowlist.Entry, []string
 		return nil, warnings, err
 	}
 	return gone, warnings, nil
-}
-
-// AllowlistChecks are doctor's notes about the allowlist as a whole (SPEC
-// §13.1, §13 rule 11): stale entries (info, with the hint to prune) and
-// hooks whose command carries a secret from the environment, which the
-// allowlist then stores in clear (warn). Neither is a problem.
-func (s *Setup) AllowlistChecks(list *allowlist.List) []Check {
-	var out []Check
-	n := s.namer()
-	var stale []string
-	for _, e := range list.Approvals {
-		if !n.inUse(e) {
-			stale = append(stale, fmt.Sprintf("%s %s", e.Event, n.shown(e)))
-		}
-	}
-	if len(stale) > 0 {
-		out = append(out, Check{Name: "stale", Status: CheckInfo, Message: fmt.Sprintf(
-			"%d allowlist entry(ies) approve no configured hook: %s; remove them with: hermes hooks prune",
-			len(stale), strings.Join(stale, "; "))})
-	}
-	for _, spec := range s.Parsed.Specs {
-		if !spec.HasSecret() {
-			continue
-		}
-		vars := "${" + strings.Join(spec.Secrets, "}, ${") + "}"
-		out = append(out, Check{Name: "secret", Status: CheckWarn, Message: fmt.Sprintf(
-			"%s (%s): the value of %s is stored in clear in the allowlist once approved (it holds the expanded command, which the agent matches on), and rotating it un-approves the hook; pass it through the environment instead (the hook inherits it) and take it out of the command",
-			spec.Shown(), spec.Event, vars)})
-	}
-	return out
 }
 
 // ShownEntries returns how each entry's command is shown (see namer).

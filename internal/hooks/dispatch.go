@@ -9,7 +9,9 @@ import (
 
 	"github.com/hermes-hooks/hermes/internal/allowlist"
 	"github.com/hermes-hooks/hermes/internal/audit"
+	"github.com/hermes-hooks/hermes/internal/catalog"
 	"github.com/hermes-hooks/hermes/internal/hooks/outbound"
+	"github.com/hermes-hooks/hermes/internal/hookspec"
 	"github.com/hermes-hooks/hermes/internal/pyjson"
 	"github.com/hermes-hooks/hermes/internal/pyre"
 	"github.com/hermes-hooks/hermes/internal/shell"
@@ -98,8 +100,8 @@ func (e *Engine) DispatchShellWith(ctx context.Context, event string, fields *py
 	toolName := ToolName(fields)
 	// The matchers of a firing share one budget; time spent running hooks
 	// does not count against it.
-	budget := NewMatchBudget()
-	matches := func(m *Matcher) (ok, timedOut bool) {
+	budget := hookspec.NewMatchBudget()
+	matches := func(m *hookspec.Matcher) (ok, timedOut bool) {
 		ok, err := budget.Match(m, toolName)
 		if err != nil {
 			d.Warnings = append(d.Warnings, err.Error())
@@ -169,7 +171,7 @@ func (e *Engine) DispatchShellWith(ctx context.Context, event string, fields *py
 		answers = append(answers, run.Eval.Answer)
 		d.Runs = append(d.Runs, run)
 	}
-	args, _ := fields.Get(fieldArgs)
+	args, _ := fields.Get(catalog.FieldArgs)
 	argsObj, _ := args.(*pyjson.Object)
 	d.Outcome = Aggregate(event, argsObj, answers)
 	return d, nil
@@ -183,7 +185,7 @@ func (e *Engine) DispatchShellWith(ctx context.Context, event string, fields *py
 // untrusted hook is put to consent, and an approval given is recorded
 // pinned to the content that was shown or, when nothing was shown, to the
 // content there now, then checked again.
-func (e *Engine) admit(spec Spec, list *allowlist.List, opts DispatchOptions, d *Dispatch) (ShellHook, string, error) {
+func (e *Engine) admit(spec hookspec.Spec, list *allowlist.List, opts DispatchOptions, d *Dispatch) (ShellHook, string, error) {
 	h := e.InspectNow(spec, list)
 	switch {
 	case h.Refusal != "":
@@ -248,7 +250,7 @@ func (e *Engine) admit(spec Spec, list *allowlist.List, opts DispatchOptions, d 
 // not run, so it blocks, as it would had it failed to start. A hook that was
 // never approved, or that the matcher, safe mode, --only or --skip left
 // out, contributes nothing.
-func failClosedOnSkip(ev Event, run ShellRun, trustSkip bool) *Answer {
+func failClosedOnSkip(ev catalog.Event, run ShellRun, trustSkip bool) *Answer {
 	h := run.Hook
 	if !trustSkip || !h.FailClosed || !ev.Blocking {
 		return nil

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/hermes-hooks/hermes/internal/hookspec"
 )
 
 // SPEC §13.2 rule 5: a matcher that cannot decide blocks for a fail-closed
@@ -13,9 +15,9 @@ import (
 // matcher runs at all: forty hostile hooks cost the budget, not forty
 // timeouts.
 func TestDispatchMatcherTimeout(t *testing.T) {
-	old := matcherBudget
-	matcherBudget = 0
-	defer func() { matcherBudget = old }()
+	old := hookspec.FiringMatchBudget
+	hookspec.FiringMatchBudget = 0
+	defer func() { hookspec.FiringMatchBudget = old }()
 	var b strings.Builder
 	b.WriteString("hooks:\n  pre_tool_call:\n")
 	b.WriteString("    - command: \"~/hook.sh plain\"\n      matcher: \"term.*\"\n")
@@ -46,7 +48,7 @@ func TestDispatchMatcherTimeout(t *testing.T) {
 	}
 
 	// With the budget back, the same plain and guard hooks match and run.
-	matcherBudget = old
+	hookspec.FiringMatchBudget = old
 	d, err = e.DispatchShell(context.Background(), "pre_tool_call", payload, false, (&consentLog{}).consent)
 	if err != nil {
 		t.Fatal(err)

@@ -4,8 +4,10 @@ import (
 	"context"
 	"time"
 
+	"github.com/hermes-hooks/hermes/internal/catalog"
 	"github.com/hermes-hooks/hermes/internal/guard"
 	"github.com/hermes-hooks/hermes/internal/hooks/outbound"
+	"github.com/hermes-hooks/hermes/internal/hookspec"
 	"github.com/hermes-hooks/hermes/internal/pyjson"
 	"github.com/hermes-hooks/hermes/internal/shell"
 )
@@ -42,17 +44,17 @@ func (r ShellRun) Fired() bool { return r.SkipReason == "" }
 // Payload builds the fields-shape payload of a firing. With synthetic, the
 // event's synthetic payload is the base and given fields win; else the given
 // payload stands as it is (or the synthetic one when none is given).
-func (e *Engine) Payload(ev Event, given *pyjson.Object, synthetic bool) *pyjson.Object {
+func (e *Engine) Payload(ev catalog.Event, given *pyjson.Object, synthetic bool) *pyjson.Object {
 	var fields *pyjson.Object
 	if given != nil {
-		given = NormalizeInput(given)
+		given = catalog.NormalizeInput(given)
 	}
 	if given == nil || synthetic {
 		base, err := ev.PayloadObject()
 		if err != nil {
 			base = pyjson.NewObject()
 		}
-		fields = MergeFields(base, given)
+		fields = catalog.MergeFields(base, given)
 	} else {
 		fields = given
 	}
@@ -61,12 +63,12 @@ func (e *Engine) Payload(ev Event, given *pyjson.Object, synthetic bool) *pyjson
 
 // WireFor is the object a hook of event reads on stdin.
 func (e *Engine) WireFor(event string, fields *pyjson.Object) *pyjson.Object {
-	return Wire(event, fields, e.Cwd, e.Loc.Profile)
+	return catalog.Wire(event, fields, e.Cwd, e.Loc.Profile)
 }
 
 // ToolName is the payload's tool_name when it is a string.
 func ToolName(fields *pyjson.Object) string {
-	v, _ := fields.Get(fieldToolName)
+	v, _ := fields.Get(catalog.FieldToolName)
 	s, _ := v.(string)
 	return s
 }
@@ -86,9 +88,9 @@ func (e *Engine) RunShell(ctx context.Context, h ShellHook, wire *pyjson.Object)
 		// Nor a script someone else can change, whoever asks (§13.2).
 		run.Result = shell.Result{Err: h.Reason()}
 	default:
-		tool, _ := wire.Get(wireToolNameKey)
+		tool, _ := wire.Get(catalog.WireToolNameKey)
 		toolName, _ := tool.(string)
-		sess, _ := wire.Get(wireSessionKey)
+		sess, _ := wire.Get(catalog.WireSessionKey)
 		sessionID, _ := sess.(string)
 		// The answer is read within the hook's time: a hook cannot make
 		// the firing last longer than its timeout (and the §5 grace) by
@@ -100,7 +102,7 @@ func (e *Engine) RunShell(ctx context.Context, h ShellHook, wire *pyjson.Object)
 		}
 		req := shell.Request{
 			Argv:    h.Argv,
-			Stdin:   WireBytes(wire),
+			Stdin:   catalog.WireBytes(wire),
 			Env:     shell.HookEnv(e.Environ, e.Loc.Home, h.Event, toolName, sessionID),
 			Timeout: time.Duration(h.Timeout) * time.Second,
 		}
@@ -129,7 +131,7 @@ func (e *Engine) RunShell(ctx context.Context, h ShellHook, wire *pyjson.Object)
 // forTool; on any other event it filters nothing (SPEC §14).
 func (e *Engine) Selected(hs []ShellHook, event, forTool string) []ShellHook {
 	ev, _ := e.Catalogue.Lookup(event)
-	budget := NewMatchBudget() // one firing's matchers (SPEC §13.2 rule 5)
+	budget := hookspec.NewMatchBudget() // one firing's matchers (SPEC §13.2 rule 5)
 	var out []ShellHook
 	for _, h := range hs {
 		if h.Event != event {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/hermes-hooks/hermes/internal/audit"
+	"github.com/hermes-hooks/hermes/internal/catalog"
 	"github.com/hermes-hooks/hermes/internal/hooks/gateway"
 	"github.com/hermes-hooks/hermes/internal/pyjson"
 	"github.com/hermes-hooks/hermes/internal/shell"
@@ -40,18 +41,18 @@ func (g *GatewayFiring) Decide() {
 
 // GatewayContext is the context handlers receive in test: the event's
 // synthetic context with the given fields merged over it.
-func GatewayContext(ge GatewayEvent, given *pyjson.Object) *pyjson.Object {
+func GatewayContext(ge catalog.GatewayEvent, given *pyjson.Object) *pyjson.Object {
 	base, err := ge.PayloadObject()
 	if err != nil {
 		base = pyjson.NewObject()
 	}
-	return MergeFields(base, given)
+	return catalog.MergeFields(base, given)
 }
 
 // GatewayRealContext is the context of a real firing (run-event): the given
 // payload as it is, standing for what the gateway passed; the synthetic
 // context only when none is given.
-func GatewayRealContext(ge GatewayEvent, given *pyjson.Object) *pyjson.Object {
+func GatewayRealContext(ge catalog.GatewayEvent, given *pyjson.Object) *pyjson.Object {
 	if given != nil {
 		return given.Clone()
 	}

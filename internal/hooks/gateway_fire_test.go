@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/hermes-hooks/hermes/internal/audit"
+	"github.com/hermes-hooks/hermes/internal/catalog"
 	"github.com/hermes-hooks/hermes/internal/hooks/gateway"
 )
 
@@ -47,7 +48,7 @@ func TestFireGatewayWithoutPython(t *testing.T) {
 	writeGatewayHook(t, home, "e-other", "events: [session:start]\n", "")
 
 	pyErr := &gateway.PythonError{From: "HERMES_PYTHON", Path: "/nonexistent", Err: errors.New("no such file")}
-	ge, _ := LookupGatewayEvent("agent:start")
+	ge, _ := catalog.LookupGatewayEvent("agent:start")
 	g, err := e.FireGateway(context.Background(), "agent:start", GatewayContext(ge, nil), "", pyErr, 0, true)
 	if !errors.Is(err, gateway.ErrPythonUnavailable) {
 		t.Fatalf("err = %v, want gateway hooks unavailable", err)
@@ -87,7 +88,7 @@ func TestFireGatewayWithoutPython(t *testing.T) {
 }
 
 func TestGatewayRealContext(t *testing.T) {
-	ge, _ := LookupGatewayEvent("command:model")
+	ge, _ := catalog.LookupGatewayEvent("command:model")
 	if got := GatewayRealContext(ge, nil).String(); !strings.Contains(got, `"command": "model"`) || !strings.Contains(got, `"platform"`) {
 		t.Errorf("no payload: %s, want the synthetic context of command:model", got)
 	}

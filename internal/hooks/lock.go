@@ -8,10 +8,6 @@ import (
 	"github.com/hermes-hooks/hermes/internal/lockfile"
 )
 
-// MatcherText is the matcher as configured (trimmed), "" when the hook has
-// none: with the event and the command, the key a hook is locked under.
-func (s Spec) MatcherText() string { return s.matcherText }
-
 // LockEntry is the lock's entry for a hook as it is now (SPEC §20): the
 // command as written, the script relative to HERMES_HOME when inside it,
 // the script's sha256 read now.

@@ -7,6 +7,7 @@ import (
 	"github.com/hermes-hooks/hermes/internal/config"
 	"github.com/hermes-hooks/hermes/internal/config/edit"
 	"github.com/hermes-hooks/hermes/internal/guard"
+	"github.com/hermes-hooks/hermes/internal/hookspec"
 	"github.com/hermes-hooks/hermes/internal/pystr"
 	"github.com/hermes-hooks/hermes/internal/shell"
 )
@@ -47,7 +48,7 @@ type Refused struct {
 // guard at guardPath (SPEC §17): approved, pinned to a sha256, and its
 // script what was approved and safe as the guard judges it; else it is
 // refused with the reason. Hooks already protected are left out.
-func (s *Setup) PlanProtect(specs []Spec, list *allowlist.List, guardPath string, env config.Env) ([]Rewrap, []Refused) {
+func (s *Setup) PlanProtect(specs []hookspec.Spec, list *allowlist.List, guardPath string, env config.Env) ([]Rewrap, []Refused) {
 	var plan []Rewrap
 	var refused []Refused
 	for _, spec := range specs {
@@ -82,7 +83,7 @@ func (s *Setup) PlanProtect(specs []Spec, list *allowlist.List, guardPath string
 // PlanUnprotect is protect reversed: each protected spec gets back the
 // command its guard runs, and the approval of the wrapped command, if any,
 // is carried back.
-func (s *Setup) PlanUnprotect(specs []Spec, list *allowlist.List, env config.Env) []Rewrap {
+func (s *Setup) PlanUnprotect(specs []hookspec.Spec, list *allowlist.List, env config.Env) []Rewrap {
 	var plan []Rewrap
 	for _, spec := range specs {
 		if !spec.Protected() {
@@ -123,7 +124,7 @@ func RewriteCommands(src []byte, plan []Rewrap) ([]byte, error) {
 		return nil, err
 	}
 	out, _, err := d.Replace([]string{"hooks"}, "command", func(key string, _ int, old string) (string, bool) {
-		if key == outboundKey || key == outputSpillKey {
+		if key == hookspec.OutboundKey || key == hookspec.OutputSpillKey {
 			return "", false
 		}
 		nv, ok := to[[2]string{key, pystr.Strip(old)}]
@@ -136,7 +137,7 @@ func RewriteCommands(src []byte, plan []Rewrap) ([]byte, error) {
 // doctor), "" when nothing: missing, not executable, not safely owned
 // (rule 5 for the binary and its folders), or flags that disagree with the
 // config entry.
-func (s *Setup) GuardProblem(spec Spec) string {
+func (s *Setup) GuardProblem(spec hookspec.Spec) string {
 	inv := spec.Guard
 	if inv == nil {
 		return ""
@@ -150,7 +151,7 @@ func (s *Setup) GuardProblem(spec Spec) string {
 	if err := s.checkExecutable(inv.Guard, true); err != nil {
 		return fmt.Sprintf("its guard %s cannot run: %v; install hermes-guard beside hermes, or unprotect the hook", inv.Guard, err)
 	}
-	if err := s.safePaths().Check(inv.Guard); err != nil {
+	if err := s.SafePaths().Check(inv.Guard); err != nil {
 		return fmt.Sprintf("its guard %s is not safe: %v", inv.Guard, err)
 	}
 	return ""

@@ -8,6 +8,7 @@ import (
 
 	"github.com/hermes-hooks/hermes/internal/allowlist"
 	"github.com/hermes-hooks/hermes/internal/config"
+	"github.com/hermes-hooks/hermes/internal/hookspec"
 )
 
 // TestPlanProtect: approved and unchanged hooks are wrapped with their
@@ -87,7 +88,7 @@ func TestPlanProtect(t *testing.T) {
 }
 
 // parseOne parses a config text in h's home.
-func parseOne(t *testing.T, h *trustHome, cfg string) []Spec {
+func parseOne(t *testing.T, h *trustHome, cfg string) []hookspec.Spec {
 	t.Helper()
 	h.writeConfig(cfg)
 	s, err := Load(config.Request{HomeFlag: h.dir, UserHome: h.dir, Env: config.MapEnv(map[string]string{"HOME": h.dir})})

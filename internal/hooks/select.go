@@ -1,6 +1,10 @@
 package hooks
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/hermes-hooks/hermes/internal/hookspec"
+)
 
 // Why a hook left out by the user's selection did not fire (run-event
 // --json skip_reason).
@@ -49,10 +53,10 @@ func (s Selection) Filter(hs []ShellHook) []ShellHook {
 // Unmatched are the commands given to --only or --skip that name none of
 // the hooks configured as specs, in the order given: a typo there would
 // otherwise silently fire everything (--skip) or nothing (--only).
-func (s Selection) Unmatched(specs []Spec) []string {
+func (s Selection) Unmatched(specs []hookspec.Spec) []string {
 	var out []string
 	for _, c := range slices.Concat(s.Only, s.Skip) {
-		known := slices.ContainsFunc(specs, func(sp Spec) bool { return sp.Names(c) })
+		known := slices.ContainsFunc(specs, func(sp hookspec.Spec) bool { return sp.Names(c) })
 		if !known && !slices.Contains(out, c) {
 			out = append(out, c)
 		}

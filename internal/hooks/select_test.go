@@ -6,11 +6,12 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/hermes-hooks/hermes/internal/hookspec"
 	"github.com/hermes-hooks/hermes/internal/shell"
 )
 
 func TestSelection(t *testing.T) {
-	hs := []ShellHook{{Spec: Spec{Command: "a"}}, {Spec: Spec{Command: "b"}}, {Spec: Spec{Command: "c"}}}
+	hs := []ShellHook{{Spec: hookspec.Spec{Command: "a"}}, {Spec: hookspec.Spec{Command: "b"}}, {Spec: hookspec.Spec{Command: "c"}}}
 	tests := []struct {
 		name       string
 		sel        Selection
@@ -118,8 +119,8 @@ func TestDispatchPolicy(t *testing.T) {
 	}
 }
 
-func specsOf(hs []ShellHook) []Spec {
-	specs := make([]Spec, len(hs))
+func specsOf(hs []ShellHook) []hookspec.Spec {
+	specs := make([]hookspec.Spec, len(hs))
 	for i, h := range hs {
 		specs[i] = h.Spec
 	}

@@ -5,8 +5,10 @@ import (
 	"sync"
 
 	"github.com/hermes-hooks/hermes/internal/allowlist"
+	"github.com/hermes-hooks/hermes/internal/catalog"
 	"github.com/hermes-hooks/hermes/internal/config"
 	"github.com/hermes-hooks/hermes/internal/hooks/gateway"
+	"github.com/hermes-hooks/hermes/internal/hookspec"
 	"github.com/hermes-hooks/hermes/internal/safepath"
 )
 
@@ -16,8 +18,8 @@ import (
 type Setup struct {
 	Loc       *config.Location
 	Config    *config.File
-	Catalogue *Catalogue
-	Parsed    *Parsed
+	Catalogue *catalog.Catalogue
+	Parsed    *hookspec.Parsed
 	Store     *allowlist.Store
 	Env       config.Env
 	// Environ is the environment as NAME=value lines, when the caller
@@ -67,12 +69,12 @@ func load(req config.Request, readAhead bool) (*Setup, error) {
 	if err != nil {
 		return nil, err
 	}
-	cat := NewCatalogue(file.Settings.ExtraEvents)
+	cat := catalog.NewCatalogue(file.Settings.ExtraEvents)
 	return &Setup{
 		Loc:          loc,
 		Config:       file,
 		Catalogue:    cat,
-		Parsed:       Parse(file, cat, env),
+		Parsed:       hookspec.Parse(file, cat, env),
 		Store:        store,
 		Env:          env,
 		UserHome:     req.UserHome,
@@ -94,9 +96,9 @@ func (s *Setup) GatewayDir() string { return filepath.Join(s.Loc.Home, "hooks") 
 // GatewayHooks discovers the gateway hooks (once).
 func (s *Setup) GatewayHooks() []gateway.Hook {
 	if !s.gwDone {
-		s.gateway = gateway.Discover(s.GatewayDir(), GatewayEventNames())
+		s.gateway = gateway.Discover(s.GatewayDir(), catalog.GatewayEventNames())
 		if s.Config.Settings.StrictModes {
-			gateway.CheckOwnership(s.gateway, s.safePaths())
+			gateway.CheckOwnership(s.gateway, s.SafePaths())
 		}
 		s.gwDone = true
 	}

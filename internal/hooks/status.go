@@ -9,6 +9,7 @@ import (
 	"github.com/hermes-hooks/hermes/internal/allowlist"
 	"github.com/hermes-hooks/hermes/internal/config"
 	"github.com/hermes-hooks/hermes/internal/guard"
+	"github.com/hermes-hooks/hermes/internal/hookspec"
 	"github.com/hermes-hooks/hermes/internal/pystr"
 	"github.com/hermes-hooks/hermes/internal/safepath"
 	"github.com/hermes-hooks/hermes/internal/shell"
@@ -19,7 +20,7 @@ import (
 // its argv and script, whether the script can run, its approval and drift
 // — the trust package's verdict on it.
 type ShellHook struct {
-	Spec
+	hookspec.Spec
 	trust.Verdict
 	// Unapprovable, when not "", is why no approval of the hook may be
 	// recorded now (trust.Unhashable); set by run-event before it asks
@@ -45,16 +46,16 @@ const (
 // Inspect resolves one spec against the allowlist (list may be nil), with
 // the invocation's caches of hashes and path checks: for display (list,
 // diff, the checklist), never to decide whether to run a hook (InspectNow).
-func (s *Setup) Inspect(spec Spec, list *allowlist.List) ShellHook {
-	return s.inspect(spec, list, trust.Probes{Fingerprint: s.Fingerprints.Of, Paths: s.safePaths(), Executable: s.checkExecutable, Present: s.present})
+func (s *Setup) Inspect(spec hookspec.Spec, list *allowlist.List) ShellHook {
+	return s.InspectWith(spec, list, trust.Probes{Fingerprint: s.Fingerprints.Of, Paths: s.SafePaths(), Executable: s.checkExecutable, Present: s.present})
 }
 
 // InspectNow is the one decision whether a hook may run now (SPEC §13,
 // trust.Decide): the hook as Inspect sees it, but with its script hashed
 // and its path checked at this moment, from no cache. run-event, test,
 // doctor and the policy cases all decide through it.
-func (s *Setup) InspectNow(spec Spec, list *allowlist.List) ShellHook {
-	return s.inspect(spec, list, trust.Now())
+func (s *Setup) InspectNow(spec hookspec.Spec, list *allowlist.List) ShellHook {
+	return s.InspectWith(spec, list, trust.Now())
 }
 
 // TrustSettings are the config's trust switches.
@@ -62,18 +63,20 @@ func (s *Setup) TrustSettings() trust.Settings {
 	return trust.Settings{PinScripts: s.Config.Settings.PinScripts, StrictModes: s.Config.Settings.StrictModes}
 }
 
-func (s *Setup) inspect(spec Spec, list *allowlist.List, look trust.Probes) ShellHook {
+// InspectWith is Inspect with the given probes (tests and doctor pass
+// their own view of the disk).
+func (s *Setup) InspectWith(spec hookspec.Spec, list *allowlist.List, look trust.Probes) ShellHook {
 	return s.inspectWith(spec, list, look, s.TrustSettings())
 }
 
 // InspectAsGuard is the decision the guard would make on the hook's script
 // now (pinned, strict), whatever the config's switches: whether protecting
 // it keeps it running.
-func (s *Setup) InspectAsGuard(spec Spec, list *allowlist.List) ShellHook {
+func (s *Setup) InspectAsGuard(spec hookspec.Spec, list *allowlist.List) ShellHook {
 	return s.inspectWith(spec, list, trust.Now(), guard.Settings)
 }
 
-func (s *Setup) inspectWith(spec Spec, list *allowlist.List, look trust.Probes, settings trust.Settings) ShellHook {
+func (s *Setup) inspectWith(spec hookspec.Spec, list *allowlist.List, look trust.Probes, settings trust.Settings) ShellHook {
 	th := trust.Hook{Event: spec.Event, Command: spec.Command, Home: s.UserHome}
 	if spec.Guard != nil {
 		// The guard judges the script it guards, pinned and strictly: so
@@ -92,7 +95,7 @@ func (s *Setup) inspectWith(spec Spec, list *allowlist.List, look trust.Probes, 
 }
 
 // safePaths is the invocation's cached path checker, for display.
-func (s *Setup) safePaths() *safepath.Checker {
+func (s *Setup) SafePaths() *safepath.Checker {
 	s.pathsOnce.Do(func() { s.paths = safepath.New(os.Getuid()) })
 	return s.paths
 }
@@ -140,7 +143,7 @@ func (s *Setup) ShellHooks(list *allowlist.List) []ShellHook {
 }
 
 // InspectAll inspects the hooks of specs (Inspect), in their order.
-func (s *Setup) InspectAll(specs []Spec, list *allowlist.List) []ShellHook {
+func (s *Setup) InspectAll(specs []hookspec.Spec, list *allowlist.List) []ShellHook {
 	out := make([]ShellHook, len(specs))
 	// Hooks are inspected independently (the caches Inspect uses are safe
 	// for concurrent use, and a list with its index built may be searched
@@ -178,7 +181,7 @@ const parallelInspectMin = 64
 // each secret-named variable (SPEC §13 rule 11) shown as ***. Prompts show
 // it beside the written form, so what is approved is what was seen (SPEC
 // §13.2 rule 7).
-func (s *Setup) RunsAs(spec Spec) string {
+func (s *Setup) RunsAs(spec hookspec.Spec) string {
 	if spec.Written == "" {
 		return ""
 	}

@@ -14,6 +14,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/hermes-hooks/hermes/internal/catalog"
 	"github.com/hermes-hooks/hermes/internal/config"
 	"github.com/hermes-hooks/hermes/internal/hooks"
 	"github.com/hermes-hooks/hermes/internal/hooks/gateway"
@@ -50,7 +51,7 @@ const maxSize = 16 << 20
 
 // Load reads and parses the case file at path. Events are checked against
 // cat. A file that cannot be read or has any problem is an *Error.
-func Load(path string, cat *hooks.Catalogue) ([]Case, error) {
+func Load(path string, cat *catalog.Catalogue) ([]Case, error) {
 	data, err := readRegular(path)
 	if err != nil {
 		return nil, &Error{Problems: []Problem{{File: path, Message: err.Error()}}}
@@ -86,7 +87,7 @@ func readRegular(path string) ([]byte, error) {
 var yamlLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^yaml: line (\d+): `) })
 
 // Parse parses a case file's content (YAML, or JSON, which YAML reads).
-func Parse(file string, data []byte, cat *hooks.Catalogue) ([]Case, error) {
+func Parse(file string, data []byte, cat *catalog.Catalogue) ([]Case, error) {
 	p := &parser{file: file, cat: cat}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc yaml.Node
@@ -144,7 +145,7 @@ func Parse(file string, data []byte, cat *hooks.Catalogue) ([]Case, error) {
 
 type parser struct {
 	file     string
-	cat      *hooks.Catalogue
+	cat      *catalog.Catalogue
 	problems []Problem
 	// values counts the values payloads and args expand to, aliases
 	// followed: past maxValues the file is refused (an alias bomb).
@@ -219,7 +220,7 @@ func (p *parser) checkEvent(path string, n *yaml.Node, event string) bool {
 	if gateway.IsCommandEvent(event) {
 		return true // a slash command's routing (expect decision)
 	}
-	if hooks.IsGatewayEvent(event) {
+	if catalog.IsGatewayEvent(event) {
 		p.problem(n, path, fmt.Sprintf("%s is a gateway event: its hooks only observe and cannot be tested by cases, except a slash command's (command:<name>, expect decision) (try 'hermes hooks test %s')", event, event))
 		return false
 	}

@@ -9,7 +9,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/hermes-hooks/hermes/internal/hooks"
+	"github.com/hermes-hooks/hermes/internal/catalog"
 	"github.com/hermes-hooks/hermes/internal/pyjson"
 )
 
@@ -20,7 +20,7 @@ func objText(o *pyjson.Object) string {
 	return o.String()
 }
 
-var catalogue = hooks.NewCatalogue([]string{"my_new_event"})
+var catalogue = catalog.NewCatalogue([]string{"my_new_event"})
 
 func TestParse(t *testing.T) {
 	const file = `# policy

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hermes-hooks/hermes/internal/catalog"
 	"github.com/hermes-hooks/hermes/internal/hooks"
 )
 
@@ -36,7 +37,7 @@ type GatewayOptions struct {
 // stopping at the first decision — but records nothing (no audit line),
 // and judges the decision. The payload is merged over the synthetic one.
 func RunCommand(ctx context.Context, e *hooks.Engine, c Case, o GatewayOptions) (Result, error) {
-	ge, ok := hooks.LookupGatewayEvent(c.Event)
+	ge, ok := catalog.LookupGatewayEvent(c.Event)
 	if !ok {
 		return Result{}, fmt.Errorf("case %q: unknown event %q", c.Name, c.Event)
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hermes-hooks/hermes/internal/catalog"
 	"github.com/hermes-hooks/hermes/internal/config"
 	"github.com/hermes-hooks/hermes/internal/hooks"
 	"github.com/hermes-hooks/hermes/internal/pyjson"
@@ -69,7 +70,7 @@ func policyEngine(t *testing.T, r *scriptRunner) *hooks.Engine {
 
 func mustParse(t *testing.T, text string) []Case {
 	t.Helper()
-	cs, err := Parse("cases.yaml", []byte(text), hooks.NewCatalogue(nil))
+	cs, err := Parse("cases.yaml", []byte(text), catalog.NewCatalogue(nil))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,7 @@ import (
 	"sync"
 	"text/template"
 
-	"github.com/hermes-hooks/hermes/internal/hooks"
+	"github.com/hermes-hooks/hermes/internal/catalog"
 	"github.com/hermes-hooks/hermes/internal/pyjson"
 )
 
@@ -35,7 +35,7 @@ const (
 )
 
 // AnswerKind says what hooks of ev can answer.
-func AnswerKind(ev hooks.Event) string {
+func AnswerKind(ev catalog.Event) string {
 	switch {
 	case ev.Blocking:
 		return AnswerTool
@@ -78,7 +78,7 @@ func CheckName(name string) error {
 
 // Render returns the script for a hook called name of event ev in lang
 // ("sh" or "python").
-func Render(lang, name string, ev hooks.Event) ([]byte, error) {
+func Render(lang, name string, ev catalog.Event) ([]byte, error) {
 	if _, ok := Langs()[lang]; !ok {
 		return nil, fmt.Errorf("unknown language %q: choose sh or python", lang)
 	}

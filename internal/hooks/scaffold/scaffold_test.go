@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hermes-hooks/hermes/internal/hooks"
+	"github.com/hermes-hooks/hermes/internal/catalog"
 )
 
 // Every event's script, in both languages, names every field of the event;
@@ -16,7 +16,7 @@ import (
 // default is to answer nothing). Python starts slowly, so its scripts run
 // for one event of each answer kind; the sh ones all run.
 func TestRenderEveryEventRuns(t *testing.T) {
-	cat := hooks.NewCatalogue([]string{"brand_new_event"})
+	cat := catalog.NewCatalogue([]string{"brand_new_event"})
 	dir := t.TempDir()
 	for lang, ext := range Langs() {
 		interp := "sh"
@@ -65,7 +65,7 @@ var runPython = map[string]bool{"pre_tool_call": true, "pre_llm_call": true, "pr
 	"post_api_request": true, "brand_new_event": true}
 
 func TestAnswerKinds(t *testing.T) {
-	cat := hooks.NewCatalogue(nil)
+	cat := catalog.NewCatalogue(nil)
 	for name, want := range map[string]string{"pre_tool_call": AnswerTool, "pre_llm_call": AnswerContext,
 		"pre_verify": AnswerVerify, "post_tool_call": AnswerNone, "subagent_stop": AnswerNone} {
 		ev, _ := cat.Lookup(name)

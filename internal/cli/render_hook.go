@@ -1,0 +1,121 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/hermes-hooks/hermes/internal/hooks"
+	"github.com/hermes-hooks/hermes/internal/iostreams"
+	"github.com/hermes-hooks/hermes/internal/shell"
+)
+
+// blockWords is the skip reason of a hook pinning stops, as the off-terminal
+// warning words it.
+func blockWords(reason string) string {
+	if reason == hooks.SkipModified {
+		return "script modified since approval"
+	}
+	return reason
+}
+
+// renderShown is what a prompt shows of a script, each line indented: for
+// a re-approval the diff against the approved snapshot, else the sha256
+// and the first lines of the script.
+func renderShown(f *Factory, sh hooks.Shown, indentBy string) string {
+	var b strings.Builder
+	switch {
+	case sh.Hook.Approved && sh.Diff != nil:
+		b.WriteString(indentBy[:2] + "What changed since approval:\n")
+		b.WriteString(indent(colorDiff(f.IO.Colors(), sh.Diff.Unified), indentBy) + "\n")
+	case sh.Fingerprint.Err != nil:
+		fmt.Fprintf(&b, "%s(the script cannot be read: %s)\n", indentBy[:2], esc(sh.Fingerprint.Err.Error()))
+	default:
+		if sh.Hook.Approved {
+			// No snapshot to diff against: the script itself, as for a
+			// first approval, so nothing is approved unseen (SPEC §13.2
+			// rule 7).
+			if sh.DiffErr != nil {
+				b.WriteString(indentBy[:2] + "What changed since approval:\n")
+				b.WriteString(indentBy + "(" + esc(strings.TrimSpace(sh.DiffErr.Error())) + ")\n")
+			}
+			b.WriteString(indentBy[:2] + "The script now:\n")
+		}
+		fmt.Fprintf(&b, "%ssha256:  %s\n", indentBy[:2], sh.SHA256())
+		lines, total, ok := sh.Head(promptScriptLines)
+		if !ok {
+			fmt.Fprintf(&b, "%s(larger than 1 MiB: not shown; read it with 'hermes hooks accept --show')\n", indentBy)
+			break
+		}
+		for _, l := range lines {
+			// Each line escaped: a \r or an escape sequence in the script
+			// must not rewrite what the person reads (SPEC §13 rule 9).
+			b.WriteString(indentBy + "│ " + esc(strings.TrimSuffix(l, "\n")) + "\n")
+		}
+		if total > len(lines) {
+			fmt.Fprintf(&b, "%s… %d more line(s): see them all with: hermes hooks accept %s --show\n", indentBy, total-len(lines), esc(shell.Quote(sh.Hook.Shown())))
+		}
+	}
+	return b.String()
+}
+
+// renderRun prints one hook's run the way the agent's `hooks test` does.
+func renderRun(w io.Writer, cs iostreams.Palette, r hooks.ShellRun, showApproval bool) {
+	h := r.Hook
+	state := ""
+	if showApproval {
+		state = cs.SuccessIcon() + " allowed  "
+		switch why := wouldSkip(h); {
+		case !h.Approved:
+			state = cs.FailureIcon() + " not allowlisted (run because test was asked to)  "
+		case why != "":
+			// run-event would skip it: never call it allowed.
+			state = cs.WarningIcon() + " " + esc(why) + " — run because test was asked to  "
+		}
+	}
+	fmt.Fprintf(w, "\n  %s%s%s\n", state, cs.Bold(esc(h.Spec.Named())), protectedMark(h.Spec))
+	res := r.Result
+	if r.GuardRefusal != "" {
+		fmt.Fprintf(w, "    %s refused by the guard: %s\n", cs.FailureIcon(), esc(r.GuardRefusal))
+	}
+	exit := "none"
+	if res.ExitCode != nil {
+		exit = fmt.Sprint(*res.ExitCode)
+	}
+	fmt.Fprintf(w, "    exit code: %s   elapsed: %.3fs\n", exit, res.ElapsedSeconds())
+	if res.TimedOut {
+		fmt.Fprintf(w, "    %s timed out after %ds\n", cs.FailureIcon(), h.Timeout)
+	}
+	if res.Err != "" && !res.TimedOut {
+		fmt.Fprintf(w, "    %s error: %s\n", cs.FailureIcon(), esc(res.Err))
+	}
+	if res.Stdout != "" {
+		fmt.Fprintf(w, "    stdout:\n%s\n", indent(escText(cut(res.Stdout, 400)), "      "))
+	}
+	if res.StdoutTruncated {
+		fmt.Fprintln(w, "      (stdout was longer than 1 MiB: truncated)")
+	}
+	if res.Stderr != "" {
+		fmt.Fprintf(w, "    stderr:\n%s\n", indent(escText(cut(res.Stderr, 400)), "      "))
+	}
+	if res.StderrTruncated {
+		fmt.Fprintln(w, "      (stderr was longer than 1 MiB: truncated)")
+	}
+	for _, warn := range r.Eval.Warnings {
+		fmt.Fprintf(w, "    %s %s\n", cs.WarningIcon(), esc(warn))
+	}
+	if a := r.Eval.Answer; a != nil {
+		// JSON escapes C0 controls but leaves C1, bidi and zero-width
+		// characters as they are.
+		fmt.Fprintf(w, "    parsed (Hermes wire shape): %s\n", esc(fmt.Sprint(a.Wire())))
+	} else {
+		fmt.Fprintln(w, "    parsed: nothing (the hook contributed nothing)")
+	}
+}
+
+// promptScriptLines is how much of a never-approved script a prompt shows.
+const promptScriptLines = 40
+
+// wouldSkip is why run-event would not run h without asking, "" when it
+// would run it.
+func wouldSkip(h hooks.ShellHook) string { return h.Reason() }

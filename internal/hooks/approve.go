@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/hermes-hooks/hermes/internal/allowlist"
+	"github.com/hermes-hooks/hermes/internal/code"
 	"github.com/hermes-hooks/hermes/internal/trust"
 )
 
@@ -67,7 +68,11 @@ func (s *Setup) ApproveShown(hs []ShellHook, via string, now time.Time, want []s
 	}
 	entries := make([]allowlist.Entry, 0, len(hs))
 	for i, h := range hs {
-		entries = append(entries, allowlist.NewEntry(h.Event, h.Command, via, fps[i], now))
+		c, err := codeNow(h)
+		if err != nil {
+			return nil, nil, err
+		}
+		entries = append(entries, allowlist.NewEntry(h.Event, h.Command, via, fps[i], now).WithCode(c))
 	}
 	// Snapshots are saved once the lock is held: an interrupt while waiting
 	// for it leaves nothing behind.
@@ -99,4 +104,23 @@ func orNoScript(path string) string {
 		return "no script"
 	}
 	return path
+}
+
+// codeNow is the hook's code hashed again now (SPEC §23), for the
+// approval: a pinned file that is there but cannot be hashed, or whose
+// hash is not the one shown, records nothing.
+func codeNow(h ShellHook) (code.Code, error) {
+	c := h.Code
+	c.Files = append([]code.File(nil), h.Code.Files...)
+	_ = c.Hash() // an unreadable file keeps "": judged just below
+	if why := trust.CodeUnhashable(c); why != "" {
+		return c, fmt.Errorf("%s hook %q: %s; not approved", h.Event, h.Shown(), why)
+	}
+	for i, f := range c.Files {
+		if shown := h.Code.Files[i].SHA256; shown != "" && shown != f.SHA256 {
+			return c, fmt.Errorf("%w for %s: expected %s, the file has %s; not approved (review it, then approve it again)",
+				ErrHashMismatch, f.Path, shown, f.SHA256)
+		}
+	}
+	return c, nil
 }

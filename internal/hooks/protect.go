@@ -108,7 +108,7 @@ func (s *Setup) PlanUnprotect(specs []hookspec.Spec, list *allowlist.List, env c
 // carried is old's approval for another command of event.
 func carried(old allowlist.Entry, event, command, via string) allowlist.Entry {
 	return allowlist.Entry{Event: event, Command: command, ApprovedAt: old.ApprovedAt, ApprovedVia: via,
-		ScriptMtime: old.ScriptMtime, ScriptSHA256: old.ScriptSHA256}
+		ScriptMtime: old.ScriptMtime, ScriptSHA256: old.ScriptSHA256, Code: old.Code, Unpinnable: old.Unpinnable}
 }
 
 // RewriteCommands returns src with the command of every shell hook in the

@@ -50,16 +50,24 @@ func (v *Verdict) present(path string, look Probes) bool {
 // file must be found again at its path, a system file still a system file,
 // a pinned one with the same sha256, and no file may have joined the code.
 // A difference is modified (missing when a pinned file cannot be read).
-func (v *Verdict) decideOnCode(s Settings) {
+func (v *Verdict) decideOnCode(s Settings, look Probes) {
 	v.Pinned = s.PinScripts
 	v.Changed, v.Drift = CompareCode(v.Approval.Code, v.Code.Files)
+	if v.Drift == allowlist.DriftUnchanged && v.HasScriptFile() {
+		// Same bytes, another mtime: the agent compares the mtime of §4's
+		// script and reports it modified until re-approved (§8.4).
+		if allowlist.DriftOf(v.Approval, look.Fingerprint(v.Script)) == allowlist.DriftTouched {
+			v.Drift = allowlist.DriftTouched
+		}
+	}
 	if v.Drift == allowlist.DriftUnchanged && v.Approval.Unpinnable != "" {
 		// Approved as its command string: what it runs beyond the files
 		// listed can change unseen.
 		v.Drift = allowlist.DriftUnknown
 	}
-	if len(v.Approval.Code) > 0 && !v.Approval.Code[0].System {
-		v.Fingerprint = allowlist.Fingerprint{Path: v.Approval.Code[0].Path, SHA256: v.Code.SHA256Of(v.Approval.Code[0].Path)}
+	v.Fingerprint = allowlist.Fingerprint{Path: v.Script, Err: allowlist.ErrNoScript}
+	if v.HasScriptFile() {
+		v.Fingerprint = look.Fingerprint(v.Script)
 	}
 }
 

@@ -227,7 +227,7 @@ func DecideWith(list *allowlist.List, h Hook, s Settings, look Probes) Verdict {
 		return v
 	}
 	if v.Approval.HasCode() {
-		v.decideOnCode(s)
+		v.decideOnCode(s, look)
 		return v
 	}
 	v.Fingerprint = allowlist.Fingerprint{Path: v.Script, Err: allowlist.ErrNoScript}

@@ -68,7 +68,7 @@ func (s *Setup) ApproveShown(hs []ShellHook, via string, now time.Time, want []s
 	}
 	entries := make([]allowlist.Entry, 0, len(hs))
 	for i, h := range hs {
-		c, err := codeNow(h)
+		c, err := codeNow(h, fps[i])
 		if err != nil {
 			return nil, nil, err
 		}
@@ -109,11 +109,21 @@ func orNoScript(path string) string {
 // codeNow is the hook's code hashed again now (SPEC §23), for the
 // approval: a pinned file that is there but cannot be hashed, or whose
 // hash is not the one shown, records nothing.
-func codeNow(h ShellHook) (code.Code, error) {
+func codeNow(h ShellHook, script allowlist.Fingerprint) (code.Code, error) {
 	c := h.Code
 	c.Files = append([]code.File(nil), h.Code.Files...)
-	_ = c.Hash() // an unreadable file keeps "": judged just below
-	if why := trust.CodeUnhashable(c); why != "" {
+	for i, f := range c.Files {
+		switch {
+		case f.System:
+		case f.Path == script.Path:
+			// §4's script, read once for the approval and already judged.
+			c.Files[i].SHA256 = script.SHA256
+		default:
+			// An unreadable file keeps "": judged just below.
+			c.Files[i].SHA256, _ = code.Hash(f.Path)
+		}
+	}
+	if why := trust.CodeUnhashable(c, script.Path); why != "" {
 		return c, fmt.Errorf("%s hook %q: %s; not approved", h.Event, h.Shown(), why)
 	}
 	for i, f := range c.Files {

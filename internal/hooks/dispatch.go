@@ -206,7 +206,7 @@ func (e *Engine) admit(spec hookspec.Spec, list *allowlist.List, opts DispatchOp
 		h.Unapprovable = trust.Unhashable(allowlist.FingerprintNow(h.Script))
 	}
 	if h.Unapprovable == "" {
-		h.Unapprovable = trust.CodeUnhashable(h.Code)
+		h.Unapprovable = trust.CodeUnhashable(h.Code, h.Script)
 	}
 	g, err := opts.Consent(h)
 	if err != nil {

@@ -9,8 +9,8 @@ import (
 	"github.com/hermes-hooks/hermes/internal/code"
 )
 
-// findCode finds the hook's code now (SPEC §23) and hashes each pinned
-// file through the probes; with pinning and strict modes on, the first
+// findCode finds the hook's code now (SPEC §23), not hashed yet (an
+// approval's decision hashes it; an approval hashes it again); with pinning and strict modes on, the first
 // pinned file someone else can change is Unsafe (rule 5 on every file of
 // the code, not only §4's script) — unless the hook is judged on an
 // approval written before §23, which is judged as before on its script.
@@ -28,11 +28,10 @@ func (v *Verdict) findCode(h Hook, s Settings, look Probes) {
 		env.Home = h.Home
 	}
 	v.Code = code.FindArgv(argv, env)
-	for i, f := range v.Code.Files {
+	for _, f := range v.Code.Files {
 		if f.System {
 			continue
 		}
-		v.Code.Files[i].SHA256 = look.Fingerprint(f.Path).SHA256
 		if !legacy && v.Unsafe == nil && s.PinScripts && s.StrictModes && v.present(f.Path, look) {
 			v.Unsafe = look.Paths.Check(f.Path)
 		}
@@ -52,6 +51,11 @@ func (v *Verdict) present(path string, look Probes) bool {
 // A difference is modified (missing when a pinned file cannot be read).
 func (v *Verdict) decideOnCode(s Settings, look Probes) {
 	v.Pinned = s.PinScripts
+	for i, f := range v.Code.Files {
+		if !f.System {
+			v.Code.Files[i].SHA256 = look.Fingerprint(f.Path).SHA256
+		}
+	}
 	v.Changed, v.Drift = CompareCode(v.Approval.Code, v.Code.Files)
 	if v.Drift == allowlist.DriftUnchanged && v.HasScriptFile() {
 		// Same bytes, another mtime: the agent compares the mtime of §4's
@@ -137,15 +141,19 @@ func (v *Verdict) NewApproval(event, command, via string, now time.Time) allowli
 	if fp.Path == "" {
 		fp.Err = allowlist.ErrNoScript
 	}
-	return allowlist.NewEntry(event, command, via, fp, now).WithCode(v.Code)
+	c := v.Code
+	c.Files = append([]code.File(nil), v.Code.Files...)
+	_ = c.Hash() // a file that cannot be read records no sha256: CodeUnhashable says why
+	return allowlist.NewEntry(event, command, via, fp, now).WithCode(c)
 }
 
 // CodeUnhashable says why no approval may be recorded for the code: a
 // pinned file is there but cannot be hashed (SPEC §13.2 rule 1 for every
 // file of the code). "" when every pinned file present was hashed.
-func CodeUnhashable(c code.Code) string {
+// checked is a path already judged (§4's script), not read again.
+func CodeUnhashable(c code.Code, checked string) string {
 	for _, f := range c.Files {
-		if f.System || f.SHA256 != "" {
+		if f.System || f.SHA256 != "" || f.Path == checked {
 			continue
 		}
 		if why := Unhashable(allowlist.FingerprintNow(f.Path)); why != "" {

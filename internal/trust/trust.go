@@ -159,7 +159,7 @@ func (v *Verdict) Reason() string {
 	case v.Refusal != "":
 		return v.Refusal
 	case v.Blocked() && v.Drift == allowlist.DriftMissing:
-		return SkipUnreadable + changedList(v.Changed)
+		return SkipUnreadable
 	case v.Blocked():
 		return SkipModified + changedList(v.Changed)
 	case v.Unsafe != nil:
@@ -188,6 +188,7 @@ func Decide(list *allowlist.List, h Hook, s Settings) Verdict {
 // approved).
 func DecideWith(list *allowlist.List, h Hook, s Settings, look Probes) Verdict {
 	var v Verdict
+	look.Fingerprint = once(look.Fingerprint)
 	if h.Argv != nil {
 		v.Argv = h.Argv
 	} else {
@@ -332,4 +333,18 @@ func TildeRefusal(word string) string {
 		suggestion = "the full path"
 	}
 	return fmt.Sprintf("%q would reach the process unexpanded (only a \"~\" at the start of the command is expanded) and name a folder \"~\" in the working directory; write the full path or %s", word, suggestion)
+}
+
+// once hashes each path at most once within one decision: §4's script is
+// usually a file of the code too, and is read once.
+func once(fp func(string) allowlist.Fingerprint) func(string) allowlist.Fingerprint {
+	seen := map[string]allowlist.Fingerprint{}
+	return func(path string) allowlist.Fingerprint {
+		if f, ok := seen[path]; ok {
+			return f
+		}
+		f := fp(path)
+		seen[path] = f
+		return f
+	}
 }

@@ -98,10 +98,10 @@ func acceptFromLock(cmd *cobra.Command, opts *acceptOptions, s *hooks.Setup, lis
 		out := acceptLockJSON{whereJSON: where(s.Loc), Lock: opts.FromLock,
 			Approved: []approvedHookJSON{}, AlreadyApproved: []approvedHookJSON{}, Refused: []refusedHookJSON{}}
 		for i, e := range entries {
-			out.Approved = append(out.Approved, approvedHookJSON{e.Event, commandOf(chosen[i].Spec), pyjson.NullIfEmpty(e.ScriptSHA256)})
+			out.Approved = append(out.Approved, approvedHookJSON{e.Event, commandOf(chosen[i].Spec), pyjson.NullIfEmpty(e.ScriptSHA256), codeJSONOf(e.Code), pinnableOf(e)})
 		}
 		for _, h := range already {
-			out.AlreadyApproved = append(out.AlreadyApproved, approvedHookJSON{h.Event, commandOf(h.Spec), pyjson.NullIfEmpty(h.Approval.ScriptSHA256)})
+			out.AlreadyApproved = append(out.AlreadyApproved, approvedHookJSON{h.Event, commandOf(h.Spec), pyjson.NullIfEmpty(h.Approval.ScriptSHA256), codeJSONOf(h.Approval.Code), pinnableOf(h.Approval)})
 		}
 		out.Refused = append(out.Refused, refused...)
 		if err := writeJSON(ios.Out, out); err != nil {

@@ -29,6 +29,7 @@ func pickPending(f *Factory, s *hooks.Setup, pend []hooks.ShellHook) ([]hooks.Sh
 			offer = append(offer, sh)
 			fmt.Fprintf(w, "\n%s  %s  [%s]  script: %s\n", esc(h.Event), esc(h.Shown()), pendingState(h), esc(h.Script))
 			fmt.Fprint(w, renderShown(f, sh, "    "))
+			fmt.Fprint(w, renderCode(h.Code, hashOf(s), "    "))
 		}
 		if len(offer) == 0 {
 			return chosen, hashes, nil

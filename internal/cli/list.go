@@ -64,6 +64,11 @@ type shellHookJSON struct {
 	Drift      *string `json:"drift"`
 	Trusted    bool    `json:"trusted"`
 	Executable bool    `json:"executable"`
+	// Pinnable is false (else absent) when the hook's code cannot be
+	// pinned: it is approved as its command string (SPEC §23).
+	Pinnable *bool `json:"pinnable,omitempty"`
+	// Changed names the files of the code that differ from the approval.
+	Changed []string `json:"changed,omitempty"`
 }
 
 type gatewayHookJSON struct {
@@ -146,6 +151,11 @@ func shellHookToJSON(h hooks.ShellHook) shellHookJSON {
 	if h.Approved {
 		j.ApprovedAt = pyjson.NullIfEmpty(h.Approval.ApprovedAt)
 		j.Drift = pyjson.NullIfEmpty(string(h.Drift))
+		j.Changed = h.Changed
+	}
+	if !h.NoScript && h.ParseErr == nil && (!h.Code.Pinnable || h.Approval.Unpinnable != "") {
+		f := false
+		j.Pinnable = &f
 	}
 	return j
 }

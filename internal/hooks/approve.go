@@ -85,6 +85,7 @@ func (s *Setup) ApproveShown(hs []ShellHook, via string, now time.Time, want []s
 			}
 		}
 		for _, e := range entries {
+			saveCodeSnapshots(s.Loc.Home, e.Code)
 			l.Approve(e)
 		}
 		return nil
@@ -133,4 +134,18 @@ func codeNow(h ShellHook, script allowlist.Fingerprint) (code.Code, error) {
 		}
 	}
 	return c, nil
+}
+
+// saveCodeSnapshots keeps the content of each pinned file of the code, so
+// that `hermes hooks diff` can show how it changed (SPEC §23). A snapshot
+// that cannot be saved only means no diff later.
+func saveCodeSnapshots(home string, files []code.File) {
+	for _, f := range files {
+		if f.System || f.SHA256 == "" {
+			continue
+		}
+		if fp := allowlist.FingerprintNow(f.Path); fp.Err == nil && fp.SHA256 == f.SHA256 && fp.Content != nil {
+			_ = allowlist.SaveSnapshot(home, fp)
+		}
+	}
 }

@@ -295,6 +295,10 @@ func acceptRun(cmd *cobra.Command, opts *acceptOptions) error {
 			hash = "no script file: the command string is what is approved"
 		case e.ScriptSHA256 != "":
 			hash = "sha256 " + e.ScriptSHA256[:12] + "…"
+		case e.Unpinnable != "":
+			hash = "not pinnable: approved as its command string"
+		case e.HasCode():
+			hash = "pinned by its code"
 		}
 		fmt.Fprintf(ios.Out, "%s approved  %s  %s  (%s)\n", cs.SuccessIcon(), esc(e.Event), esc(chosen[i].Spec.Named()), hash)
 		fmt.Fprint(ios.Out, renderCodeFiles(e.Code, "    "))

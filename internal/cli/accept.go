@@ -293,10 +293,10 @@ func acceptRun(cmd *cobra.Command, opts *acceptOptions) error {
 		switch {
 		case chosen[i].NoScript:
 			hash = "no script file: the command string is what is approved"
-		case e.ScriptSHA256 != "":
-			hash = "sha256 " + e.ScriptSHA256[:12] + "…"
 		case e.Unpinnable != "":
 			hash = "not pinnable: approved as its command string"
+		case e.ScriptSHA256 != "":
+			hash = "sha256 " + e.ScriptSHA256[:12] + "…"
 		case e.HasCode():
 			hash = "pinned by its code"
 		}

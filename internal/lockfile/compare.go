@@ -2,6 +2,7 @@ package lockfile
 
 import (
 	"fmt"
+	"path"
 	"strings"
 )
 
@@ -137,7 +138,11 @@ func ShellDetail(want, got ShellHook) string {
 	if !sameString(want.SHA256, got.SHA256) {
 		parts = append(parts, fmt.Sprintf("script sha256 %s in the lock, %s now", orNull(want.SHA256), orNull(got.SHA256)))
 	}
-	parts = append(parts, codeDetail(want.Code, got.Code)...)
+	skip := ""
+	if !sameString(want.SHA256, got.SHA256) && want.Script != nil {
+		skip = *want.Script // said just above
+	}
+	parts = append(parts, codeDetail(want.Code, got.Code, skip)...)
 	if (want.Pinnable == nil) != (got.Pinnable == nil) {
 		parts = append(parts, fmt.Sprintf("pinnable %v in the lock, %v now", want.Pinnable == nil, got.Pinnable == nil))
 	}
@@ -159,14 +164,13 @@ func ShellDetail(want, got ShellHook) string {
 // codeDetail says how the code now differs from the lock's: a file added,
 // removed, or with another sha256 (a system file is compared by path only,
 // so a lock made on one distribution holds on another).
-func codeDetail(want, got []CodeFile) []string {
+func codeDetail(want, got []CodeFile, skip string) []string {
 	var parts []string
-	added := match(want, got, func(f CodeFile) string { return f.Path }, func(w, g CodeFile, found bool) {
+	added := match(want, got, codeKey, func(w, g CodeFile, found bool) {
 		switch {
+		case w.Path == skip && found && w.System == g.System:
 		case !found:
 			parts = append(parts, "code file "+w.Path+" in the lock, not now")
-		case w.System != g.System:
-			parts = append(parts, fmt.Sprintf("code file %s: system %v in the lock, %v now", w.Path, w.System, g.System))
 		case !w.System && w.SHA256 != g.SHA256:
 			parts = append(parts, fmt.Sprintf("code file %s: sha256 %s in the lock, %s now", w.Path, orNone(w.SHA256), orNone(g.SHA256)))
 		}
@@ -175,6 +179,16 @@ func codeDetail(want, got []CodeFile) []string {
 		parts = append(parts, "code file "+g.Path+" now, not in the lock")
 	}
 	return parts
+}
+
+// codeKey pairs the files of two codes: a pinned file by its path, a
+// system file by its name, since one distribution keeps sh in /bin and
+// another in /usr/bin, and a lock made on one must hold on the other.
+func codeKey(f CodeFile) string {
+	if f.System {
+		return "system\x00" + path.Base(f.Path)
+	}
+	return f.Path
 }
 
 func orNone(s string) string {

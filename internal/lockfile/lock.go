@@ -53,9 +53,9 @@ type ShellHook struct {
 	// checkout when inside them.
 	Code []CodeFile `json:"code,omitempty"`
 	// Pinnable is false (else absent) when the code cannot be pinned.
-	Pinnable *bool `json:"pinnable,omitempty"`
-	Timeout    int  `json:"timeout"`
-	FailClosed bool `json:"fail_closed"`
+	Pinnable   *bool `json:"pinnable,omitempty"`
+	Timeout    int   `json:"timeout"`
+	FailClosed bool  `json:"fail_closed"`
 	// Protected: the agent runs it through the guard, with GuardFlags
 	// (never the guard binary's own path, which differs per machine).
 	Protected  bool     `json:"protected"`

@@ -297,7 +297,7 @@ func acceptRun(cmd *cobra.Command, opts *acceptOptions) error {
 			hash = "not pinnable: approved as its command string"
 		case e.ScriptSHA256 != "":
 			hash = "sha256 " + e.ScriptSHA256[:12] + "…"
-		case e.HasCode():
+		case pinsAll(e):
 			hash = "pinned by its code"
 		}
 		fmt.Fprintf(ios.Out, "%s approved  %s  %s  (%s)\n", cs.SuccessIcon(), esc(e.Event), esc(chosen[i].Spec.Named()), hash)
@@ -406,7 +406,9 @@ func unreadable(h hooks.ShellHook) string {
 		return "" // the command string is what is approved (SPEC §19)
 	}
 	// Every file of the code is pinned (SPEC §23): each must be there and
-	// readable now. A redirect target or a jq filter is not a file of it.
+	// readable now, read once. A redirect target or a jq filter is not a
+	// file of it.
+	read := false
 	for _, f := range h.Code.Files {
 		if f.System {
 			continue
@@ -414,9 +416,13 @@ func unreadable(h hooks.ShellHook) string {
 		if fp := allowlist.FingerprintNow(f.Path); fp.Err != nil {
 			return fp.Err.Error()
 		}
+		read = read || f.Path == h.Script
 	}
 	if filepath.IsAbs(h.Script) {
 		if _, err := os.Lstat(h.Script); err == nil {
+			if read {
+				return ""
+			}
 			if fp := allowlist.FingerprintNow(h.Script); fp.Err != nil {
 				return fp.Err.Error()
 			}
@@ -513,4 +519,18 @@ func showScripts(ios *iostreams.IOStreams, s *hooks.Setup, hs []hooks.ShellHook)
 	}
 	fmt.Fprintln(w, "\nNothing approved (--show only shows).")
 	return nil
+}
+
+// pinsAll reports whether an approval pins every file of its code: each
+// pinned file has its sha256 (none could not be read).
+func pinsAll(e allowlist.Entry) bool {
+	if !e.HasCode() {
+		return false
+	}
+	for _, f := range e.Code {
+		if !f.System && f.SHA256 == "" {
+			return false
+		}
+	}
+	return true
 }

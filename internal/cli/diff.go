@@ -105,7 +105,9 @@ func diffRun(cmd *cobra.Command, opts *diffOptions) error {
 		out.CodeChanges = append(out.CodeChanges, codeChangeJSON{Path: c.Path, Change: c.What,
 			OldSHA256: pyjson.NullIfEmpty(c.OldSHA), NewSHA256: pyjson.NullIfEmpty(c.NewSHA), Diff: pyjson.NullIfEmpty(c.Unified)})
 	}
-	if len(changes) > 0 && out.Status != "changed" {
+	if len(changes) > 0 && out.Status != "changed" && !errors.Is(derr, hooks.ErrScriptMissing) {
+		// Another file of the code changed: that is a change, whatever
+		// §4's script (there may be none, or no snapshot of it) says.
 		out.Status = "changed"
 	}
 	if opts.JSON {
@@ -118,6 +120,7 @@ func diffRun(cmd *cobra.Command, opts *diffOptions) error {
 		switch out.Status {
 		case "cannot_compare":
 			fmt.Fprintf(ios.ErrOut, "Cannot compare: %s\n", esc(derr.Error()))
+			fmt.Fprint(ios.Out, renderCodeChanges(ios.Colors(), changes))
 		case "changed":
 			if d != nil && d.Changed {
 				fmt.Fprint(ios.Out, colorDiff(ios.Colors(), d.Unified))

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -13,9 +14,24 @@ import (
 // codeFileJSON is one file of a hook's code in --json (SPEC §23): a pinned
 // file with its sha256, a system file with "system": true.
 type codeFileJSON struct {
-	Path   string  `json:"path"`
-	SHA256 *string `json:"sha256,omitempty"`
-	System bool    `json:"system,omitempty"`
+	Path   string
+	SHA256 *string
+	System bool
+}
+
+// MarshalJSON writes {"path", "sha256"} (null when the file could not be
+// read) for a pinned file and {"path", "system": true} for a system file.
+func (f codeFileJSON) MarshalJSON() ([]byte, error) {
+	if f.System {
+		return json.Marshal(struct {
+			Path   string `json:"path"`
+			System bool   `json:"system"`
+		}{f.Path, true})
+	}
+	return json.Marshal(struct {
+		Path   string  `json:"path"`
+		SHA256 *string `json:"sha256"`
+	}{f.Path, f.SHA256})
 }
 
 func codeJSONOf(files []code.File) []codeFileJSON {

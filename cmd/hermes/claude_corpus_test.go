@@ -110,7 +110,10 @@ func (l *claudeLab) agent(script, event, wire string) string {
 	}
 	req, _ := json.Marshal(map[string]any{"argv": argv, "payload": wire, "timeout": 30, "event": event})
 	runner, _ := filepath.Abs("../hermes-guard/testdata/agent_runner.py")
-	cmd := exec.Command("python3", runner)
+	// The agent's Python, found on the agent's PATH: a version manager's
+	// shim on ours would put its own folder first on the PATH the hooks
+	// inherit, and a hook's code is found on that PATH (SPEC §23).
+	cmd := exec.Command(agentPython(l.t, l.env), runner)
 	cmd.Env, cmd.Dir, cmd.Stdin = l.env, l.root, bytes.NewReader(req)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -252,4 +255,20 @@ func TestClaudeCorpusAfterImport(t *testing.T) {
 	if !strings.Contains(string(out), "+# edited") {
 		t.Errorf("diff does not show the edit of the pinned script:\n%s", out)
 	}
+}
+
+// agentPython is python3 as the agent's environment env finds it.
+func agentPython(t testing.TB, env []string) string {
+	t.Helper()
+	for _, kv := range env {
+		if path, ok := strings.CutPrefix(kv, "PATH="); ok {
+			for _, dir := range filepath.SplitList(path) {
+				if p := filepath.Join(dir, "python3"); exec.Command(p, "-c", "").Run() == nil {
+					return p
+				}
+			}
+		}
+	}
+	t.Skip("no python3 on the agent's PATH")
+	return ""
 }

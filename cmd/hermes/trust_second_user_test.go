@@ -102,7 +102,7 @@ func TestExecuteOnlyScriptAfterHashlessApproval(t *testing.T) {
 		t.Fatal(err)
 	}
 	out, _ := run(nil, "hooks", "run-event", "on_session_start", "--json")
-	if !strings.Contains(out, `"skip_reason": "modified since approval"`) {
+	if !strings.Contains(out, `"skip_reason": "modified since approval (`) {
 		t.Errorf("an execute-only file where a hashless approval pointed is not modified:\n%s", out)
 	}
 	out, _ = run(nil, "hooks", "list", "--json")

@@ -9,6 +9,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/hermes-hooks/hermes/internal/code"
 	"github.com/hermes-hooks/hermes/internal/pyjson"
 )
 
@@ -20,9 +21,13 @@ const (
 	keyEvent       = "event"
 	keyMtime       = "script_mtime_at_approval"
 	keySHA256      = "script_sha256_at_approval"
+	// Ours (SPEC §23): the agent keeps and ignores them.
+	keyCode       = "code"
+	keyPinnable   = "pinnable"
+	keyUnpinnable = "unpinnable_reason"
 )
 
-var knownKeys = []string{keyApprovedAt, keyApprovedVia, keyCommand, keyEvent, keyMtime, keySHA256}
+var knownKeys = []string{keyApprovedAt, keyApprovedVia, keyCommand, keyEvent, keyMtime, keySHA256, keyCode, keyPinnable, keyUnpinnable}
 
 // Values of Entry.ApprovedVia.
 const (
@@ -51,6 +56,14 @@ type Entry struct {
 	ScriptMtime *string
 	// ScriptSHA256 is script_sha256_at_approval; "" when absent or null.
 	ScriptSHA256 string
+	// Code is the hook's code recorded at approval (SPEC §23), in the order
+	// found: nil for an approval written before §23 or by the agent, which
+	// is then judged on its §4 script as before.
+	Code []code.File
+	// Unpinnable, when not "", says why the code could not be pinned: the
+	// approval is its command string (written as "pinnable": false and
+	// "unpinnable_reason").
+	Unpinnable string
 
 	// src is the item as read; a rewrite starts from it so keys we do not
 	// know survive, and writes back only the known fields a caller changed
@@ -70,6 +83,23 @@ func (e Entry) Key() Key { return Key{e.Event, e.Command} }
 // Pinned reports whether the approval recorded a sha256 of the script, which
 // is what lets drift withdraw it (§8.4); Python-agent entries are not pinned.
 func (e Entry) Pinned() bool { return e.ScriptSHA256 != "" }
+
+// HasCode reports whether the approval recorded its code (SPEC §23).
+func (e Entry) HasCode() bool { return e.Code != nil }
+
+// WithCode records c as the entry's code: its files (hashed by the
+// caller) and, when it is not pinnable, why.
+func (e Entry) WithCode(c code.Code) Entry {
+	e.Code = append([]code.File{}, c.Files...)
+	e.Unpinnable = ""
+	if !c.Pinnable {
+		e.Unpinnable = c.Reason
+		if e.Unpinnable == "" {
+			e.Unpinnable = "not pinnable"
+		}
+	}
+	return e
+}
 
 // MtimeAtApproval parses ScriptMtime. ok is false when nothing usable was
 // recorded.
@@ -204,6 +234,22 @@ func (e Entry) object() *pyjson.Object {
 	if p == nil || !sameString(e.ScriptMtime, p.ScriptMtime) {
 		o.Set(keyMtime, stringOrNull(e.ScriptMtime))
 	}
+	if p == nil || !sameCode(e.Code, p.Code) {
+		if e.Code == nil {
+			o.Delete(keyCode)
+		} else {
+			o.Set(keyCode, codeValue(e.Code))
+		}
+	}
+	if p == nil || e.Unpinnable != p.Unpinnable {
+		if e.Unpinnable == "" {
+			o.Delete(keyPinnable)
+			o.Delete(keyUnpinnable)
+		} else {
+			o.Set(keyPinnable, false)
+			o.Set(keyUnpinnable, e.Unpinnable)
+		}
+	}
 	if p == nil || e.ScriptSHA256 != p.ScriptSHA256 {
 		var sha any // null when unknown, so our entries always have the key
 		if e.ScriptSHA256 != "" {
@@ -226,6 +272,52 @@ func stringOrNull(s *string) any {
 		return nil
 	}
 	return *s
+}
+
+func sameCode(a, b []code.File) bool {
+	if (a == nil) != (b == nil) || len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// codeValue is the code as JSON: {"path", "sha256"} for a pinned file,
+// {"path", "system": true} for a system file.
+func codeValue(files []code.File) []any {
+	out := make([]any, 0, len(files))
+	for _, f := range files {
+		o := pyjson.NewObject()
+		o.Set("path", f.Path)
+		if f.System {
+			o.Set("system", true)
+		} else if f.SHA256 != "" {
+			o.Set("sha256", f.SHA256)
+		} else {
+			o.Set("sha256", nil)
+		}
+		out = append(out, o)
+	}
+	return out
+}
+
+// readCode reads a code list; a malformed one reads as no code (the entry
+// is then judged on its §4 script, as before §23).
+func readCode(raw json.RawMessage) []code.File {
+	var files []code.File
+	if err := json.Unmarshal(raw, &files); err != nil || files == nil {
+		return nil
+	}
+	for _, f := range files {
+		if f.Path == "" {
+			return nil
+		}
+	}
+	return files
 }
 
 // unknownKeys returns the entry's keys that this package does not know.
@@ -264,6 +356,16 @@ func entryFrom(item json.RawMessage, txt *text) (Entry, bool) {
 			e.ScriptSHA256, _ = txt.str(value)
 		case keyMtime:
 			mtime = value
+		case keyCode:
+			e.Code = readCode(value)
+		case keyPinnable:
+			if string(bytes.TrimSpace(value)) == "false" && e.Unpinnable == "" {
+				e.Unpinnable = "not pinnable"
+			}
+		case keyUnpinnable:
+			if r, ok := txt.str(value); ok && r != "" {
+				e.Unpinnable = r
+			}
 		}
 	})
 	var ok bool

@@ -68,26 +68,28 @@ const (
 )
 
 type auditJSON struct {
-	Time           string  `json:"time"`
-	Event          string  `json:"event"`
-	Kind           string  `json:"kind"`
-	Command        *string `json:"command,omitempty"`
-	Name           *string `json:"name,omitempty"`
-	SHA256         *string `json:"sha256"`
-	SHA256Before   *string `json:"sha256_before,omitempty"`
-	SHA256After    *string `json:"sha256_after,omitempty"`
-	Status         string  `json:"status,omitempty"`
-	ExitCode       *int    `json:"exit_code"`
-	TimedOut       bool    `json:"timed_out"`
-	Error          *string `json:"error"`
-	ElapsedSeconds float64 `json:"elapsed_seconds"`
-	Parsed         any     `json:"parsed"`
-	Via            string  `json:"via,omitempty"`
-	PID            int     `json:"pid,omitempty"`
-	Signal         *int    `json:"signal,omitempty"`
-	Refusal        any     `json:"refusal,omitempty"`
-	Answer         string  `json:"answer,omitempty"`
-	ID             string  `json:"id,omitempty"`
+	Time         string  `json:"time"`
+	Event        string  `json:"event"`
+	Kind         string  `json:"kind"`
+	Command      *string `json:"command,omitempty"`
+	Name         *string `json:"name,omitempty"`
+	SHA256       *string `json:"sha256"`
+	SHA256Before *string `json:"sha256_before,omitempty"`
+	SHA256After  *string `json:"sha256_after,omitempty"`
+	// ChangedDuringRun: the hook's code changed while it ran (SPEC §23).
+	ChangedDuringRun bool    `json:"changed_during_run,omitempty"`
+	Status           string  `json:"status,omitempty"`
+	ExitCode         *int    `json:"exit_code"`
+	TimedOut         bool    `json:"timed_out"`
+	Error            *string `json:"error"`
+	ElapsedSeconds   float64 `json:"elapsed_seconds"`
+	Parsed           any     `json:"parsed"`
+	Via              string  `json:"via,omitempty"`
+	PID              int     `json:"pid,omitempty"`
+	Signal           *int    `json:"signal,omitempty"`
+	Refusal          any     `json:"refusal,omitempty"`
+	Answer           string  `json:"answer,omitempty"`
+	ID               string  `json:"id,omitempty"`
 }
 
 // Warm does the first-use work of encoding a line (encoding/json's
@@ -113,6 +115,7 @@ func encode(r Record) ([]byte, error) {
 		Error: pyjson.NullIfEmpty(r.Result.Err), ElapsedSeconds: r.Result.ElapsedSeconds(), Parsed: r.Answer}
 	if r.SHA256After != "" && r.SHA256After != r.SHA256 {
 		j.SHA256Before, j.SHA256After = &r.SHA256, &r.SHA256After
+		j.ChangedDuringRun = true
 	}
 	j.Status, j.Via, j.PID, j.Answer, j.ID = r.Status, r.Via, r.PID, r.AnswerKind, r.ID
 	if r.Interrupted {

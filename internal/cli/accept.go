@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"math"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -113,12 +114,18 @@ the consent, so no --yes is needed: the CI replacement for --accept-hooks.`,
 type acceptJSON struct {
 	whereJSON
 	Approved []approvedHookJSON `json:"approved"`
+	// NotApproved: with --all, the hooks that could not be approved and why.
+	NotApproved []refusedHookJSON `json:"not_approved,omitempty"`
 }
 
 type approvedHookJSON struct {
 	Event string `json:"event"`
 	commandJSON
 	SHA256 *string `json:"sha256"`
+	// Code is what the approval pins (SPEC §23); Pinnable false: approved
+	// as its command string.
+	Code     []codeFileJSON `json:"code,omitempty"`
+	Pinnable *bool          `json:"pinnable,omitempty"`
 }
 
 func acceptRun(cmd *cobra.Command, opts *acceptOptions) error {
@@ -198,7 +205,7 @@ func acceptRun(cmd *cobra.Command, opts *acceptOptions) error {
 	}
 	if len(chosen) == 0 {
 		if opts.JSON {
-			return writeJSON(ios.Out, acceptJSON{where(s.Loc), []approvedHookJSON{}})
+			return writeJSON(ios.Out, acceptJSON{whereJSON: where(s.Loc), Approved: []approvedHookJSON{}})
 		}
 		printLocation(ios.Out, s.Loc)
 		fmt.Fprintln(ios.Out)
@@ -213,7 +220,15 @@ func acceptRun(cmd *cobra.Command, opts *acceptOptions) error {
 		return nil
 	}
 
-	if !opts.Force {
+	var notApproved []refusedHookJSON
+	if !opts.Force && opts.All {
+		// One hook that cannot be approved never stops the others (SPEC
+		// §23): they are listed, and the exit is 1.
+		chosen, notApproved = splitApprovable(s, chosen)
+		if len(chosen) == 0 {
+			return reportNotApproved(opts, s, notApproved)
+		}
+	} else if !opts.Force {
 		if err := refuseUnreadable(chosen); err != nil {
 			return err
 		}
@@ -254,7 +269,7 @@ func acceptRun(cmd *cobra.Command, opts *acceptOptions) error {
 		if !ok {
 			fmt.Fprintln(ios.ErrOut, "Nothing approved.")
 			if opts.JSON {
-				return writeJSON(ios.Out, acceptJSON{where(s.Loc), []approvedHookJSON{}})
+				return writeJSON(ios.Out, acceptJSON{whereJSON: where(s.Loc), Approved: []approvedHookJSON{}})
 			}
 			return nil
 		}
@@ -268,12 +283,16 @@ func acceptRun(cmd *cobra.Command, opts *acceptOptions) error {
 	if err != nil {
 		return err
 	}
+	warnNotPinnable(ios, chosen)
 	if opts.JSON {
-		out := acceptJSON{where(s.Loc), []approvedHookJSON{}}
+		out := acceptJSON{whereJSON: where(s.Loc), Approved: []approvedHookJSON{}, NotApproved: notApproved}
 		for i, e := range entries { // one entry per chosen hook, in order
-			out.Approved = append(out.Approved, approvedHookJSON{e.Event, commandOf(chosen[i].Spec), pyjson.NullIfEmpty(e.ScriptSHA256)})
+			out.Approved = append(out.Approved, approvedHookJSON{e.Event, commandOf(chosen[i].Spec), pyjson.NullIfEmpty(e.ScriptSHA256), codeJSONOf(e.Code), pinnableOf(e)})
 		}
-		return writeJSON(ios.Out, out)
+		if err := writeJSON(ios.Out, out); err != nil {
+			return err
+		}
+		return reportNotApproved(opts, s, notApproved)
 	}
 	cs := ios.Colors()
 	printLocation(ios.Out, s.Loc)
@@ -283,13 +302,18 @@ func acceptRun(cmd *cobra.Command, opts *acceptOptions) error {
 		switch {
 		case chosen[i].NoScript:
 			hash = "no script file: the command string is what is approved"
+		case e.Unpinnable != "":
+			hash = "not pinnable: approved as its command string"
 		case e.ScriptSHA256 != "":
 			hash = "sha256 " + e.ScriptSHA256[:12] + "…"
+		case pinsAll(e):
+			hash = "pinned by its code"
 		}
 		fmt.Fprintf(ios.Out, "%s approved  %s  %s  (%s)\n", cs.SuccessIcon(), esc(e.Event), esc(chosen[i].Spec.Named()), hash)
+		fmt.Fprint(ios.Out, renderCodeFiles(e.Code, "    "))
 	}
 	fmt.Fprintf(ios.Out, "Allowlist: %s\n", esc(s.Store.Path))
-	return nil
+	return reportNotApproved(opts, s, notApproved)
 }
 
 // checkAcceptEvent refuses an --event no shell hook can be approved for.
@@ -390,6 +414,35 @@ func unreadable(h hooks.ShellHook) string {
 	if h.NoScript {
 		return "" // the command string is what is approved (SPEC §19)
 	}
+	// Every file of the code is pinned (SPEC §23): each must be there and
+	// readable now, read once. A redirect target or a jq filter is not a
+	// file of it.
+	read := false
+	for _, f := range h.Code.Files {
+		if f.System {
+			continue
+		}
+		if fp := allowlist.FingerprintNow(f.Path); fp.Err != nil {
+			return fp.Err.Error()
+		}
+		read = read || f.Path == h.Script
+	}
+	if filepath.IsAbs(h.Script) {
+		if _, err := os.Lstat(h.Script); err == nil {
+			if read {
+				return ""
+			}
+			if fp := allowlist.FingerprintNow(h.Script); fp.Err != nil {
+				return fp.Err.Error()
+			}
+			return ""
+		}
+	}
+	if len(h.Code.Files) > 0 || !h.Code.Pinnable {
+		// §4's word names no file, and the code (or, not pinnable, the
+		// command string) is what is approved.
+		return ""
+	}
 	if !filepath.IsAbs(h.Script) {
 		return fmt.Sprintf("%q is not found", h.Script)
 	}
@@ -414,6 +467,7 @@ func confirmApproval(f *Factory, s *hooks.Setup, hs []hooks.ShellHook) (bool, []
 				fmt.Fprintf(w, "      runs as: %s\n", esc(runs))
 			}
 			fmt.Fprint(w, renderShown(f, shown[i], "      "))
+			fmt.Fprint(w, renderCode(h.Code, hashOf(s), "      "))
 		}
 		ok, err := f.Prompter.Confirm(fmt.Sprintf("Approve %d hook(s)? Commands run with your full user credentials.", len(hs)), "", false)
 		if err != nil || !ok {
@@ -474,4 +528,18 @@ func showScripts(ios *iostreams.IOStreams, s *hooks.Setup, hs []hooks.ShellHook)
 	}
 	fmt.Fprintln(w, "\nNothing approved (--show only shows).")
 	return nil
+}
+
+// pinsAll reports whether an approval pins every file of its code: each
+// pinned file has its sha256 (none could not be read).
+func pinsAll(e allowlist.Entry) bool {
+	if !e.HasCode() {
+		return false
+	}
+	for _, f := range e.Code {
+		if !f.System && f.SHA256 == "" {
+			return false
+		}
+	}
+	return true
 }

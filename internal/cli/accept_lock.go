@@ -67,19 +67,23 @@ func acceptFromLock(cmd *cobra.Command, opts *acceptOptions, s *hooks.Setup, lis
 			// the lock, never approve (SPEC §28 item 7).
 			reason = fmt.Sprintf("%s (%s): review with: hermes hooks diff --lock %s %s --event %s, then update the lock with 'hermes hooks lock' in a reviewed change",
 				lockRefusedDiffers, lockfile.ShellDetail(locked, cur), shell.Quote(opts.FromLock), shell.Quote(h.Shown()), h.Event)
-		case locked.SHA256 == nil:
+		case locked.SHA256 == nil && len(locked.Code) == 0:
 			reason = lockRefusedNoHash
 		}
 		if reason != "" {
 			refused = append(refused, refusedHookJSON{Event: h.Event, commandJSON: commandOf(h.Spec), Reason: reason})
 			continue
 		}
-		if h.Approved && h.Approval.ScriptSHA256 == *locked.SHA256 && h.Drift != allowlist.DriftModified {
+		lockedSHA := ""
+		if locked.SHA256 != nil {
+			lockedSHA = *locked.SHA256
+		}
+		if h.Approved && h.Approval.ScriptSHA256 == lockedSHA && h.Drift != allowlist.DriftModified && (h.Approval.HasCode() || len(locked.Code) == 0) {
 			already = append(already, h)
 			continue
 		}
 		chosen = append(chosen, h)
-		want = append(want, *locked.SHA256)
+		want = append(want, lockedSHA)
 	}
 	if n := len(lock.ShellHooks) - found; opts.Event == "" && n > 0 {
 		// Hooks the lock names but the config does not: nothing to
@@ -100,10 +104,10 @@ func acceptFromLock(cmd *cobra.Command, opts *acceptOptions, s *hooks.Setup, lis
 		out := acceptLockJSON{whereJSON: where(s.Loc), Lock: opts.FromLock,
 			Approved: []approvedHookJSON{}, AlreadyApproved: []approvedHookJSON{}, Refused: []refusedHookJSON{}}
 		for i, e := range entries {
-			out.Approved = append(out.Approved, approvedHookJSON{e.Event, commandOf(chosen[i].Spec), pyjson.NullIfEmpty(e.ScriptSHA256)})
+			out.Approved = append(out.Approved, approvedHookJSON{e.Event, commandOf(chosen[i].Spec), pyjson.NullIfEmpty(e.ScriptSHA256), codeJSONOf(e.Code), pinnableOf(e)})
 		}
 		for _, h := range already {
-			out.AlreadyApproved = append(out.AlreadyApproved, approvedHookJSON{h.Event, commandOf(h.Spec), pyjson.NullIfEmpty(h.Approval.ScriptSHA256)})
+			out.AlreadyApproved = append(out.AlreadyApproved, approvedHookJSON{h.Event, commandOf(h.Spec), pyjson.NullIfEmpty(h.Approval.ScriptSHA256), codeJSONOf(h.Approval.Code), pinnableOf(h.Approval)})
 		}
 		out.Refused = append(out.Refused, refused...)
 		if err := writeJSON(ios.Out, out); err != nil {
@@ -115,7 +119,7 @@ func acceptFromLock(cmd *cobra.Command, opts *acceptOptions, s *hooks.Setup, lis
 		printLocation(w, s.Loc)
 		fmt.Fprintf(w, "Lock: %s\n\n", esc(opts.FromLock))
 		for i, e := range entries {
-			fmt.Fprintf(w, "%s approved  %s  %s  (sha256 %s…, as in the lock)\n", cs.SuccessIcon(), esc(e.Event), esc(chosen[i].Shown()), e.ScriptSHA256[:12])
+			fmt.Fprintf(w, "%s approved  %s  %s  (sha256 %s…, as in the lock)\n", cs.SuccessIcon(), esc(e.Event), esc(chosen[i].Shown()), shortSHA(e.ScriptSHA256))
 		}
 		for _, h := range already {
 			fmt.Fprintf(w, "%s already approved  %s  %s  (as in the lock)\n", cs.SuccessIcon(), esc(h.Event), esc(h.Shown()))

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/hermes-hooks/hermes/internal/hooks"
 )
@@ -29,6 +30,7 @@ func pickPending(f *Factory, s *hooks.Setup, pend []hooks.ShellHook) ([]hooks.Sh
 			offer = append(offer, sh)
 			fmt.Fprintf(w, "\n%s  %s  [%s]  script: %s\n", esc(h.Event), esc(h.Shown()), pendingState(h), esc(h.Script))
 			fmt.Fprint(w, renderShown(f, sh, "    "))
+			fmt.Fprint(w, renderCode(h.Code, hashOf(s), "    "))
 		}
 		if len(offer) == 0 {
 			return chosen, hashes, nil
@@ -59,6 +61,11 @@ func pickPending(f *Factory, s *hooks.Setup, pend []hooks.ShellHook) ([]hooks.Sh
 
 func pendingState(h hooks.ShellHook) string {
 	if h.Approved {
+		// Short enough for one line of the checklist: the changed files
+		// are listed above it.
+		if r := h.Reason(); strings.HasPrefix(r, hooks.SkipModified+" (") {
+			return hooks.SkipModified
+		}
 		return h.Reason()
 	}
 	return "never approved"

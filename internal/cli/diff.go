@@ -3,8 +3,10 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/hermes-hooks/hermes/internal/hooks"
+	"github.com/hermes-hooks/hermes/internal/iostreams"
 	"github.com/hermes-hooks/hermes/internal/pyjson"
 	"github.com/spf13/cobra"
 )
@@ -61,6 +63,17 @@ type diffJSON struct {
 	OldSHA256 *string `json:"approved_sha256"`
 	NewSHA256 *string `json:"current_sha256"`
 	Diff      *string `json:"diff"`
+	// CodeChanges: the other files of the hook's code that changed since
+	// approval (SPEC §23), each with its diff when a snapshot exists.
+	CodeChanges []codeChangeJSON `json:"code_changes,omitempty"`
+}
+
+type codeChangeJSON struct {
+	Path      string  `json:"path"`
+	Change    string  `json:"change"`
+	OldSHA256 *string `json:"approved_sha256"`
+	NewSHA256 *string `json:"current_sha256"`
+	Diff      *string `json:"diff"`
 }
 
 func diffRun(cmd *cobra.Command, opts *diffOptions) error {
@@ -104,6 +117,16 @@ func diffRun(cmd *cobra.Command, opts *diffOptions) error {
 		out.Status = "unchanged"
 		out.OldSHA256, out.NewSHA256 = &d.OldSHA, &d.NewSHA
 	}
+	changes := s.DiffCode(*h)
+	for _, c := range changes {
+		out.CodeChanges = append(out.CodeChanges, codeChangeJSON{Path: c.Path, Change: c.What,
+			OldSHA256: pyjson.NullIfEmpty(c.OldSHA), NewSHA256: pyjson.NullIfEmpty(c.NewSHA), Diff: pyjson.NullIfEmpty(c.Unified)})
+	}
+	if len(changes) > 0 && out.Status != "changed" && !errors.Is(derr, hooks.ErrScriptMissing) {
+		// Another file of the code changed: that is a change, whatever
+		// §4's script (there may be none, or no snapshot of it) says.
+		out.Status = "changed"
+	}
 	if opts.JSON {
 		if err := writeJSON(ios.Out, out); err != nil {
 			return err
@@ -114,8 +137,12 @@ func diffRun(cmd *cobra.Command, opts *diffOptions) error {
 		switch out.Status {
 		case "cannot_compare":
 			fmt.Fprintf(ios.ErrOut, "Cannot compare: %s\n", esc(derr.Error()))
+			fmt.Fprint(ios.Out, renderCodeChanges(ios.Colors(), changes))
 		case "changed":
-			fmt.Fprint(ios.Out, colorDiff(ios.Colors(), d.Unified))
+			if d != nil && d.Changed {
+				fmt.Fprint(ios.Out, colorDiff(ios.Colors(), d.Unified))
+			}
+			fmt.Fprint(ios.Out, renderCodeChanges(ios.Colors(), changes))
 		default:
 			fmt.Fprintf(ios.Out, "No change: %s is as approved (sha256 %s).\n", esc(h.Script), d.NewSHA)
 		}
@@ -136,4 +163,17 @@ func scriptDiff(f *Factory, s *hooks.Setup, h hooks.ShellHook) string {
 		return ""
 	}
 	return colorDiff(f.IO.Colors(), d.Unified)
+}
+
+// renderCodeChanges shows each other changed file of a hook's code: what
+// changed, and its diff when there is a snapshot.
+func renderCodeChanges(cs iostreams.Palette, changes []hooks.CodeChange) string {
+	var b strings.Builder
+	for _, c := range changes {
+		fmt.Fprintf(&b, "%s %s: %s\n", cs.WarningIcon(), esc(c.Path), c.What)
+		if c.Unified != "" {
+			b.WriteString(colorDiff(cs, c.Unified))
+		}
+	}
+	return b.String()
 }

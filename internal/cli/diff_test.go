@@ -116,7 +116,7 @@ func TestRunEventPromptShowsDiffOfModifiedHook(t *testing.T) {
 			t.Errorf("stdout is not one JSON document:\n%s", h.out)
 		}
 		out := h.err.String()
-		for _, want := range []string{"command: ~/.hermes/guard.sh", "needs re-approval (script modified since approval)", "    -echo old\n    +echo new\n",
+		for _, want := range []string{"command: ~/.hermes/guard.sh", "needs re-approval (script modified since approval (", "    -echo old\n    +echo new\n",
 			"Commands run with your full user credentials. Only approve commands you trust."} {
 			if !strings.Contains(out, want) {
 				t.Errorf("prompt lacks %q:\n%s", want, out)
@@ -135,7 +135,7 @@ func TestRunEventPromptShowsDiffOfModifiedHook(t *testing.T) {
 		if wantVia := map[bool]string{false: "accept", true: "prompt"}[answer]; via != wantVia {
 			t.Errorf("answer %v: approved_via %q, want %q", answer, via, wantVia)
 		}
-		if skipped := strings.Contains(h.out.String(), `"skip_reason": "modified since approval"`); skipped == answer {
+		if skipped := strings.Contains(h.out.String(), `"skip_reason": "modified since approval (`); skipped == answer {
 			t.Errorf("answer %v: skipped %v", answer, skipped)
 		}
 	}

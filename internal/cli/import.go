@@ -165,6 +165,11 @@ func claudeProjectDir(file, home string) string {
 	if h, err := filepath.Abs(home); err == nil && (project == h || sameFile(project, h)) {
 		return ""
 	}
+	// The physical path: the agent reports the working folder with its
+	// symlinks resolved (SPEC §24 item 2).
+	if real, err := filepath.EvalSymlinks(project); err == nil {
+		project = real
+	}
 	return project
 }
 

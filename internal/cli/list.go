@@ -67,6 +67,11 @@ type shellHookJSON struct {
 	// Disabled: under hooks_disabled: (SPEC §27): the agent does not run
 	// it; its approval is kept.
 	Disabled bool `json:"disabled"`
+	// Pinnable is false (else absent) when the hook's code cannot be
+	// pinned: it is approved as its command string (SPEC §23).
+	Pinnable *bool `json:"pinnable,omitempty"`
+	// Changed names the files of the code that differ from the approval.
+	Changed []string `json:"changed,omitempty"`
 }
 
 type gatewayHookJSON struct {
@@ -150,6 +155,11 @@ func shellHookToJSON(h hooks.ShellHook) shellHookJSON {
 	if h.Approved {
 		j.ApprovedAt = pyjson.NullIfEmpty(h.Approval.ApprovedAt)
 		j.Drift = pyjson.NullIfEmpty(string(h.Drift))
+		j.Changed = h.Changed
+	}
+	if !h.NoScript && h.ParseErr == nil && (!h.Code.Pinnable || h.Approval.Unpinnable != "") {
+		f := false
+		j.Pinnable = &f
 	}
 	return j
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 
@@ -12,6 +13,7 @@ import (
 	"github.com/hermes-hooks/hermes/internal/hooks"
 	"github.com/hermes-hooks/hermes/internal/hookspec"
 	"github.com/hermes-hooks/hermes/internal/shell"
+	"github.com/hermes-hooks/hermes/internal/safepath"
 )
 
 // protectOptions serve protect and unprotect (Unprotect true).
@@ -22,6 +24,7 @@ type protectOptions struct {
 	All       bool
 	DryRun    bool
 	JSON      bool
+	Force     bool
 }
 
 func newCmdProtect(f *Factory, runF func(*protectOptions) error) *cobra.Command {
@@ -80,6 +83,9 @@ other line of the config stay as they are.`
 	fl.BoolVar(&opts.All, "all", false, "every shell hook of the config")
 	fl.BoolVar(&opts.DryRun, "dry-run", false, "print the diff of the config file and change nothing")
 	fl.BoolVar(&opts.JSON, "json", false, "print JSON (see docs/json.md)")
+	if !unprotect {
+		fl.BoolVar(&opts.Force, "force", false, "protect a hook whose code cannot be pinned (as its command string), or with a guard that fails the ownership rule")
+	}
 	cmd.ValidArgsFunction = completeConfigCommands(f)
 	return cmd
 }
@@ -130,9 +136,18 @@ func protectRun(cmd *cobra.Command, opts *protectOptions) error {
 		if err != nil {
 			return err
 		}
-		var r []hooks.Refused
-		plan, r = s.PlanProtect(specs, list, path, env)
+		if why := unsafeGuard(path); why != "" {
+			if !opts.Force {
+				return fmt.Errorf("not protected: %s; fix its owner or mode (the guard decides every hook it guards), or protect anyway with --force", why)
+			}
+			fmt.Fprintf(ios.ErrOut, "%s protecting with a guard that fails the ownership rule (--force): %s\n", ios.ErrColors().WarningIcon(), esc(why))
+		}
+		var r, forced []hooks.Refused
+		plan, r, forced = s.PlanProtect(specs, list, path, env, opts.Force)
 		refused = append(refused, r...)
+		for _, f := range forced {
+			fmt.Fprintf(ios.ErrOut, "%s %s hook %s is protected as its command string (--force): %s\n", ios.ErrColors().WarningIcon(), esc(f.Event), esc(f.Command), esc(notPinnableWarning(f.Reason)))
+		}
 		plan = append(plan, s.PlanRepoint(specs, list, path, env)...)
 	}
 
@@ -295,4 +310,13 @@ func carryApprovals(f *Factory, s *hooks.Setup, plan []hooks.Rewrap, dropOld boo
 		return nil
 	}
 	return err
+}
+
+// unsafeGuard says why the guard binary, or a folder above it, fails the
+// ownership rule (SPEC §24 item 7), "" when it passes.
+func unsafeGuard(path string) string {
+	if err := safepath.New(os.Getuid()).Check(path); err != nil {
+		return "the guard " + path + " can be changed by someone else: " + err.Error()
+	}
+	return ""
 }

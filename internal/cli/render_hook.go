@@ -13,8 +13,9 @@ import (
 // blockWords is the skip reason of a hook pinning stops, as the off-terminal
 // warning words it.
 func blockWords(reason string) string {
-	if reason == hooks.SkipModified {
-		return "script modified since approval"
+	if rest, ok := strings.CutPrefix(reason, hooks.SkipModified); ok && (rest == "" || strings.HasPrefix(rest, " (")) {
+		// " (<path> changed)" names the file of the code (SPEC §23).
+		return "script modified since approval" + rest
 	}
 	return reason
 }

@@ -323,6 +323,7 @@ func promptApproval(f *Factory, s *hooks.Setup, h hooks.ShellHook) (ok bool, sha
 		}
 		fmt.Fprintf(w, "  script:  %s\n", esc(orNone(h.Script)))
 		fmt.Fprint(w, renderShown(f, sh, "    "))
+		fmt.Fprint(w, renderCode(h.Code, hashOf(s), "  "))
 		fmt.Fprintln(w, "Commands run with your full user credentials. Only approve commands you trust.")
 		ok, err := f.Prompter.Confirm("Allow this hook to run?", "", false)
 		if err != nil || !ok {

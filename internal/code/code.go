@@ -106,6 +106,9 @@ type finder struct {
 	// private are the folders whose files are never system files, symlinks
 	// resolved.
 	private []string
+	// roots remembers the ownership of the folders judged for system
+	// files in this one finding.
+	roots safepath.RootOnlyCache
 }
 
 // maxDepth bounds `sh -c` nested in `sh -c`: deeper, the code is not
@@ -113,7 +116,7 @@ type finder struct {
 const maxDepth = 8
 
 func newFinder(env Env) *finder {
-	f := &finder{env: env, seen: map[string]bool{}}
+	f := &finder{env: env, seen: map[string]bool{}, roots: safepath.RootOnlyCache{}}
 	for _, d := range []string{env.Home, env.HermesHome, env.ProjectDir} {
 		if d == "" || !filepath.IsAbs(d) {
 			continue
@@ -164,7 +167,7 @@ func (f *finder) isSystem(path string) bool {
 	if fi, err := os.Stat(real); err != nil || !fi.Mode().IsRegular() {
 		return false
 	}
-	return safepath.RootOnly(path) == nil
+	return f.roots.CheckResolved(path, real) == nil
 }
 
 // under reports whether path is one of roots or inside one.
@@ -195,4 +198,15 @@ func (f *finder) addScriptWord(argv []string) {
 	if fi, err := os.Stat(abs); err == nil && fi.Mode().IsRegular() {
 		f.add(abs)
 	}
+}
+
+// SHA256Of is the hash recorded for path in c, "" when c has no such
+// pinned file.
+func (c Code) SHA256Of(path string) string {
+	for _, f := range c.Files {
+		if f.Path == path {
+			return f.SHA256
+		}
+	}
+	return ""
 }

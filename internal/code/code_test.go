@@ -173,3 +173,17 @@ func canon(t *testing.T, p string) string {
 	}
 	return p
 }
+
+func TestSimpleCommands(t *testing.T) {
+	got, ok := SimpleCommands(`FOO=1 git   push origin && (cd x; { "git" 'push'; }) | echo $(rm -rf /tmp/x)`)
+	if !ok {
+		t.Fatal("not parsed")
+	}
+	want := []string{"git push origin", "cd x", `"git" 'push'`, "git push", "echo $(rm -rf /tmp/x)", "rm -rf /tmp/x"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+	if _, ok := SimpleCommands("if"); ok {
+		t.Error("a line that cannot be parsed reported as parsed")
+	}
+}

@@ -356,3 +356,35 @@ func isRegular(path string) bool {
 	fi, err := os.Stat(path)
 	return err == nil && fi.Mode().IsRegular()
 }
+
+// ShellCodeIndex is the index in argv of the code string of `SHELL
+// [options] -c CODE …` (sh, bash, dash, zsh, ksh), -1 when argv is not
+// that form. A "~" or "$HOME" in that word is the shell's to expand, not
+// a literal path (SPEC §13 rule 1 is about words that reach a process).
+func ShellCodeIndex(argv []string) int {
+	if len(argv) < 3 || !shells[filepath.Base(argv[0])] {
+		return -1
+	}
+	inline := false
+	for i := 1; i < len(argv); i++ {
+		a := argv[i]
+		switch {
+		case a == "--" || a == "-":
+			if inline && i+1 < len(argv) {
+				return i + 1
+			}
+			return -1
+		case a == "-o" || a == "+o" || a == "-O" || a == "+O":
+			i++
+		case strings.HasPrefix(a, "--"):
+		case strings.HasPrefix(a, "-") || strings.HasPrefix(a, "+"):
+			inline = inline || (a[0] == '-' && strings.Contains(a, "c"))
+		default:
+			if inline {
+				return i
+			}
+			return -1
+		}
+	}
+	return -1
+}

@@ -207,6 +207,7 @@ func staticChecks(e *hooks.Engine, h hooks.ShellHook) HookReport {
 		r.add("approved", CheckOK, "approved_at: %s%s", h.Approval.ApprovedAt, via)
 		r.Checks = append(r.Checks, driftCheck(h))
 	}
+	r.Checks = append(r.Checks, codeChecks(e.Config.Settings.PinScripts || h.Protected(), h)...)
 	if h.Refusal != "" {
 		r.add("executable", CheckFail, "%s", h.Refusal)
 	}

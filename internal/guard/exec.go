@@ -69,6 +69,13 @@ func (g *run) exec(d Dialect) int {
 	if err != nil {
 		return g.failStart(shell.StartError(err, g.inv.Inner[0]))
 	}
+	prog, err := pinnedProgram(path, g.verdict)
+	if err != nil {
+		return g.refuse(path, err.Error(), "see what changed with: hermes hooks diff "+shell.Quote(g.innerText()))
+	}
+	if prog != nil {
+		defer prog.Close()
+	}
 	// A raw pipe read with blocking reads: the runtime's poller would add
 	// a wake-up per chunk.
 	var p [2]int
@@ -106,7 +113,7 @@ func (g *run) exec(d Dialect) int {
 	// (only a signal ignored since the agent started stays ignored, as it
 	// would bare).
 	outliveGroupSignals()
-	pid, err := syscall.ForkExec(path, g.inv.Inner, &syscall.ProcAttr{
+	pid, err := syscall.ForkExec(execPath(path, prog), g.inv.Inner, &syscall.ProcAttr{
 		Env:   env,
 		Files: files,
 	})
@@ -188,7 +195,13 @@ func (g *run) exec(d Dialect) int {
 			res.ExitCode = &code
 		}
 	}
-	g.record(audit.Record{Status: audit.StatusRan, Result: res, Signal: int(sig)}, g.judge(res).Answer)
+	rec := audit.Record{Status: audit.StatusRan, Result: res, Signal: int(sig)}
+	if changed, before, after := scriptsChanged(g.verdict); changed != "" {
+		// Reported, as run-event reports it; the next call is refused.
+		fmt.Fprintln(os.Stderr, oneLine("hermes-guard: warning: "+changed+" changed while hook "+g.innerText()+" ran"))
+		g.sha, rec.SHA256After = before, after
+	}
+	g.record(rec, g.judge(res).Answer)
 	wit.finish()
 	if sig != 0 {
 		raise(sig)

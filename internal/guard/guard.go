@@ -51,6 +51,9 @@ func Main(args []string) int {
 		return g.refuse("", fmt.Sprintf("this guard command cannot be read: %v", err),
 			"protect the hook again with: hermes hooks protect")
 	}
+	if why := unsafeHome(g.hermesHome); why != "" {
+		return g.refuse("", why, "")
+	}
 	list, _, err := allowlist.Open(g.hermesHome).Read()
 	if err != nil {
 		return g.refuse("", err.Error(), "")
@@ -61,9 +64,12 @@ func Main(args []string) int {
 		return g.refuse(scriptOf(inv.Inner), trust.SkipNotApproved, "approve it with: hermes hooks accept "+shell.Quote(g.innerText()))
 	}
 	g.command = entry.Command
+	if why := g.unpinned(entry); why != "" {
+		return g.refuse(scriptOf(inv.Inner), why, "")
+	}
 	d, derr := dialectOf(inv)
-	judged, noScript := Judged(inv)
-	v := trust.Decide(list, trust.Hook{Event: inv.Event, Command: entry.Command, Argv: judged, NoScript: noScript, Home: g.userHome}, Settings)
+	v := trust.Decide(list, Hook(inv, inv.Event, entry.Command, g.userHome, g.hermesHome), Settings)
+	g.verdict = v
 	g.sha = v.SHA256()
 	if !v.Allowed() {
 		next := "see what changed with: hermes hooks diff " + shell.Quote(g.innerText()) + ", then approve it with: hermes hooks accept " + shell.Quote(g.innerText())
@@ -91,6 +97,7 @@ type run struct {
 	rec     *recording // nil: not recording
 	command string     // the allowlist's command ("as written"), for the audit line
 	sha     string
+	verdict trust.Verdict
 }
 
 // blocking: the agent blocks the tool call on this event's exit 2.

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/hermes-hooks/hermes/internal/allowlist"
+	"github.com/hermes-hooks/hermes/internal/code"
 	"github.com/hermes-hooks/hermes/internal/trust"
 )
 
@@ -67,7 +68,11 @@ func (s *Setup) ApproveShown(hs []ShellHook, via string, now time.Time, want []s
 	}
 	entries := make([]allowlist.Entry, 0, len(hs))
 	for i, h := range hs {
-		entries = append(entries, allowlist.NewEntry(h.Event, h.Command, via, fps[i], now))
+		c, err := codeNow(h, fps[i])
+		if err != nil {
+			return nil, nil, err
+		}
+		entries = append(entries, allowlist.NewEntry(h.Event, h.Command, via, fps[i], now).WithCode(c))
 	}
 	// Snapshots are saved once the lock is held: an interrupt while waiting
 	// for it leaves nothing behind.
@@ -80,6 +85,7 @@ func (s *Setup) ApproveShown(hs []ShellHook, via string, now time.Time, want []s
 			}
 		}
 		for _, e := range entries {
+			saveCodeSnapshots(s.Loc.Home, e.Code)
 			l.Approve(e)
 		}
 		return nil
@@ -99,4 +105,47 @@ func orNoScript(path string) string {
 		return "no script"
 	}
 	return path
+}
+
+// codeNow is the hook's code hashed again now (SPEC §23), for the
+// approval: a pinned file that is there but cannot be hashed, or whose
+// hash is not the one shown, records nothing.
+func codeNow(h ShellHook, script allowlist.Fingerprint) (code.Code, error) {
+	c := h.Code
+	c.Files = append([]code.File(nil), h.Code.Files...)
+	for i, f := range c.Files {
+		switch {
+		case f.System:
+		case f.Path == script.Path:
+			// §4's script, read once for the approval and already judged.
+			c.Files[i].SHA256 = script.SHA256
+		default:
+			// An unreadable file keeps "": judged just below.
+			c.Files[i].SHA256, _ = code.Hash(f.Path)
+		}
+	}
+	if why := trust.CodeUnhashable(c, script.Path); why != "" {
+		return c, fmt.Errorf("%s hook %q: %s; not approved", h.Event, h.Shown(), why)
+	}
+	for i, f := range c.Files {
+		if shown := h.Code.Files[i].SHA256; shown != "" && shown != f.SHA256 {
+			return c, fmt.Errorf("%w for %s: expected %s, the file has %s; not approved (review it, then approve it again)",
+				ErrHashMismatch, f.Path, shown, f.SHA256)
+		}
+	}
+	return c, nil
+}
+
+// saveCodeSnapshots keeps the content of each pinned file of the code, so
+// that `hermes hooks diff` can show how it changed (SPEC §23). A snapshot
+// that cannot be saved only means no diff later.
+func saveCodeSnapshots(home string, files []code.File) {
+	for _, f := range files {
+		if f.System || f.SHA256 == "" {
+			continue
+		}
+		if fp := allowlist.FingerprintNow(f.Path); fp.Err == nil && fp.SHA256 == f.SHA256 && fp.Content != nil {
+			_ = allowlist.SaveSnapshot(home, fp)
+		}
+	}
 }

@@ -9,6 +9,7 @@ import (
 	udiff "github.com/aymanbagabas/go-udiff"
 
 	"github.com/hermes-hooks/hermes/internal/allowlist"
+	"github.com/hermes-hooks/hermes/internal/code"
 )
 
 // Reasons a script cannot be compared with its approved snapshot.
@@ -139,4 +140,60 @@ func DiffStat(unified string) (added, removed int) {
 		}
 	}
 	return added, removed
+}
+
+// CodeChange is one file of a hook's code that differs from its approval
+// (SPEC §23: `hermes hooks diff` shows each).
+type CodeChange struct {
+	Path   string
+	What   string // modified, cannot be read, new in the code, no longer in the code, no longer a system file, now a system file
+	OldSHA string
+	NewSHA string
+	// Unified is the diff against the snapshot taken at approval, "" when
+	// there is none to show.
+	Unified string
+}
+
+// DiffCode lists the files of h's code that changed since approval, other
+// than §4's script (DiffScript shows that one).
+func (s *Setup) DiffCode(h ShellHook) []CodeChange {
+	var out []CodeChange
+	for _, p := range h.Changed {
+		if p == h.Script {
+			continue
+		}
+		c := CodeChange{Path: p}
+		rec, wasThere := findFile(h.Approval.Code, p)
+		now, isThere := findFile(h.Code.Files, p)
+		switch {
+		case !wasThere:
+			c.What, c.NewSHA = "new in the code", now.SHA256
+		case !isThere:
+			c.What, c.OldSHA = "no longer in the code", rec.SHA256
+		case rec.System && !now.System:
+			c.What, c.NewSHA = "no longer a system file", now.SHA256
+		case !rec.System && now.System:
+			c.What, c.OldSHA = "now a system file", rec.SHA256
+		case now.SHA256 == "":
+			c.What, c.OldSHA = "cannot be read", rec.SHA256
+		default:
+			c.What, c.OldSHA, c.NewSHA = "modified", rec.SHA256, now.SHA256
+			if old, err := allowlist.LoadSnapshot(s.Loc.Home, rec.SHA256); err == nil {
+				if fp := allowlist.FingerprintNow(p); fp.Err == nil && fp.Content != nil {
+					c.Unified = udiff.Unified("approved ("+short(rec.SHA256)+")", p+" (now, "+short(fp.SHA256)+")", string(old), string(fp.Content))
+				}
+			}
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+func findFile(files []code.File, path string) (code.File, bool) {
+	for _, f := range files {
+		if f.Path == path {
+			return f, true
+		}
+	}
+	return code.File{}, false
 }

@@ -222,6 +222,9 @@ func (e *Engine) admit(spec hookspec.Spec, list *allowlist.List, opts DispatchOp
 	if h.HasScriptFile() {
 		h.Unapprovable = trust.Unhashable(allowlist.FingerprintNow(h.Script))
 	}
+	if h.Unapprovable == "" {
+		h.Unapprovable = trust.CodeUnhashable(h.Code, h.Script)
+	}
 	g, err := opts.Consent(h)
 	if err != nil {
 		return h, "", err

@@ -56,9 +56,10 @@ type Refused struct {
 // guard at guardPath (SPEC §17): approved, pinned to a sha256, and its
 // script what was approved and safe as the guard judges it; else it is
 // refused with the reason. Hooks already protected are left out.
-func (s *Setup) PlanProtect(specs []hookspec.Spec, list *allowlist.List, guardPath string, env config.Env) ([]Rewrap, []Refused) {
-	var plan []Rewrap
-	var refused []Refused
+//
+// A hook whose code cannot be pinned (SPEC §23) is refused unless force:
+// it is then protected as its command string, and Forced names it.
+func (s *Setup) PlanProtect(specs []hookspec.Spec, list *allowlist.List, guardPath string, env config.Env, force bool) (plan []Rewrap, refused []Refused, forced []Refused) {
 	for _, spec := range specs {
 		if spec.Protected() {
 			continue
@@ -73,19 +74,40 @@ func (s *Setup) PlanProtect(specs []hookspec.Spec, list *allowlist.List, guardPa
 		case !h.Approved:
 			refuse("not approved; approve it first with: hermes hooks accept " + shell.Quote(written))
 			continue
-		case !h.Approval.Pinned():
+		case !h.Approval.Pinned() && !h.Approval.HasCode():
 			refuse("approved without a sha256 of its script, which the guard needs; approve it again with: hermes hooks accept " + shell.Quote(written))
 			continue
 		case !h.Allowed():
 			refuse(h.Reason() + "; review it with: hermes hooks diff " + shell.Quote(written) + ", approve it with: hermes hooks accept " + shell.Quote(written) + ", then protect it")
 			continue
 		}
+		if why := notPinnable(h); why != "" {
+			if !force {
+				refuse("the code behind this command cannot be pinned: " + why + "; the guard could only check the command string (protect it so with --force)")
+				continue
+			}
+			forced = append(forced, Refused{spec.Event, written, why})
+		}
 		to := guard.Wrap(guardPath, spec.Event, spec.FailClosed, written)
 		r := Rewrap{Event: spec.Event, From: written, To: to, Old: h.Approval, HasOld: true}
 		r.New = carried(h.Approval, spec.Event, pystr.Strip(config.ExpandEnv(to, env)), allowlist.ViaProtect)
 		plan = append(plan, r)
 	}
-	return plan, refused
+	return plan, refused, forced
+}
+
+// notPinnable says why the hook's code cannot be pinned (SPEC §23), ""
+// when it can: the code now, or what its approval recorded.
+func notPinnable(h ShellHook) string {
+	switch {
+	case h.NoScript:
+		return ""
+	case h.Approval.Unpinnable != "":
+		return h.Approval.Unpinnable
+	case !h.Code.Pinnable:
+		return h.Code.Reason
+	}
+	return ""
 }
 
 // PlanRepoint plans, for each protected spec whose guard is another path
@@ -154,7 +176,7 @@ func (s *Setup) PlanUnprotect(specs []hookspec.Spec, list *allowlist.List, env c
 // carried is old's approval for another command of event.
 func carried(old allowlist.Entry, event, command, via string) allowlist.Entry {
 	return allowlist.Entry{Event: event, Command: command, ApprovedAt: old.ApprovedAt, ApprovedVia: via,
-		ScriptMtime: old.ScriptMtime, ScriptSHA256: old.ScriptSHA256}
+		ScriptMtime: old.ScriptMtime, ScriptSHA256: old.ScriptSHA256, Code: old.Code, Unpinnable: old.Unpinnable}
 }
 
 // RewriteCommands returns src with the command of every shell hook in the

@@ -31,7 +31,7 @@ func TestPlanProtect(t *testing.T) {
 	s, _ = h.load()
 
 	env := config.MapEnv(map[string]string{"HOME": h.dir})
-	plan, refused := s.PlanProtect(s.Parsed.Specs, list, "/opt/hermes/bin/hermes-guard", env)
+	plan, refused, _ := s.PlanProtect(s.Parsed.Specs, list, "/opt/hermes/bin/hermes-guard", env, false)
 	if len(plan) != 1 || plan[0].From != "~/ok.sh" {
 		t.Fatalf("plan = %+v", plan)
 	}

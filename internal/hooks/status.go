@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/hermes-hooks/hermes/internal/allowlist"
+	"github.com/hermes-hooks/hermes/internal/code"
 	"github.com/hermes-hooks/hermes/internal/config"
 	"github.com/hermes-hooks/hermes/internal/guard"
 	"github.com/hermes-hooks/hermes/internal/hookspec"
@@ -60,6 +61,16 @@ func (s *Setup) InspectNow(spec hookspec.Spec, list *allowlist.List) ShellHook {
 	return s.InspectWith(spec, list, trust.Now())
 }
 
+// CodeEnv is what a hook's code is found with (SPEC §23): the PATH the
+// hook runs with (ours: hooks inherit it), HOME and HERMES_HOME.
+func (s *Setup) CodeEnv() code.Env {
+	env := code.Env{PATH: os.Getenv("PATH"), Home: s.UserHome}
+	if s.Loc != nil {
+		env.HermesHome = s.Loc.Home
+	}
+	return env
+}
+
 // TrustSettings are the config's trust switches.
 func (s *Setup) TrustSettings() trust.Settings {
 	return trust.Settings{PinScripts: s.Config.Settings.PinScripts, StrictModes: s.Config.Settings.StrictModes}
@@ -79,11 +90,11 @@ func (s *Setup) InspectAsGuard(spec hookspec.Spec, list *allowlist.List) ShellHo
 }
 
 func (s *Setup) inspectWith(spec hookspec.Spec, list *allowlist.List, look trust.Probes, settings trust.Settings) ShellHook {
-	th := trust.Hook{Event: spec.Event, Command: spec.Command, Home: s.UserHome}
+	th := trust.Hook{Event: spec.Event, Command: spec.Command, Home: s.UserHome, CodeEnv: s.CodeEnv()}
 	if spec.Guard != nil {
-		// The guard judges the script it guards, pinned and strictly: so
+		// The guard judges the code it guards, pinned and strictly: so
 		// does every command that shows or fires it.
-		th.Argv, th.NoScript = guard.Judged(*spec.Guard)
+		th = guard.Hook(*spec.Guard, spec.Event, spec.Command, s.UserHome, th.CodeEnv.HermesHome)
 		settings = guard.Settings
 	}
 	v := trust.DecideWith(list, th, settings, look)

@@ -2,6 +2,7 @@ package lockfile
 
 import (
 	"fmt"
+	"path"
 	"strings"
 )
 
@@ -11,6 +12,7 @@ const (
 	KindGatewayHook = "gateway_hook"
 	KindGatewayFile = "gateway_file"
 	KindWebhook     = "outbound_webhook"
+	KindTrust       = "trust"
 )
 
 // Changes of a Difference.
@@ -34,7 +36,7 @@ type Difference struct {
 
 func (d Difference) String() string {
 	what := map[string]string{KindShellHook: "shell hook", KindGatewayHook: "gateway hook",
-		KindGatewayFile: "gateway hook file", KindWebhook: "outbound webhook"}[d.Kind]
+		KindGatewayFile: "gateway hook file", KindWebhook: "outbound webhook", KindTrust: "config"}[d.Kind]
 	s := fmt.Sprintf("%s %s: %s", what, d.Change, d.Name)
 	switch d.Change {
 	case Added:
@@ -53,6 +55,9 @@ func (d Difference) String() string {
 // their files), webhooks. Both must be sorted (Parse and Sort do it).
 func Compare(want, got *Lock) []Difference {
 	var out []Difference
+	if d := TrustDetail(want.Trust, got.Trust); d != "" {
+		out = append(out, Difference{Kind: KindTrust, Change: Changed, Name: "trust switches", Detail: d})
+	}
 	out = append(out, compareShell(want.ShellHooks, got.ShellHooks)...)
 	out = append(out, compareGateway(want.GatewayHooks, got.GatewayHooks)...)
 	return append(out, compareWebhooks(want.OutboundWebhooks, got.OutboundWebhooks)...)
@@ -133,6 +138,23 @@ func ShellDetail(want, got ShellHook) string {
 	if !sameString(want.SHA256, got.SHA256) {
 		parts = append(parts, fmt.Sprintf("script sha256 %s in the lock, %s now", orNull(want.SHA256), orNull(got.SHA256)))
 	}
+	skip := ""
+	if !sameString(want.SHA256, got.SHA256) && want.Script != nil {
+		skip = *want.Script // said just above
+	}
+	parts = append(parts, codeDetail(want.Code, got.Code, skip)...)
+	if (want.Pinnable == nil) != (got.Pinnable == nil) {
+		parts = append(parts, fmt.Sprintf("pinnable %v in the lock, %v now", want.Pinnable == nil, got.Pinnable == nil))
+	}
+	if want.Timeout != got.Timeout {
+		parts = append(parts, fmt.Sprintf("timeout %d in the lock, %d now", want.Timeout, got.Timeout))
+	}
+	if want.FailClosed != got.FailClosed {
+		parts = append(parts, fmt.Sprintf("fail_closed %v in the lock, %v now", want.FailClosed, got.FailClosed))
+	}
+	if want.Protected != got.Protected || strings.Join(want.GuardFlags, " ") != strings.Join(got.GuardFlags, " ") {
+		parts = append(parts, fmt.Sprintf("protected %v %q in the lock, %v %q now", want.Protected, strings.Join(want.GuardFlags, " "), got.Protected, strings.Join(got.GuardFlags, " ")))
+	}
 	if want.Disabled != got.Disabled {
 		parts = append(parts, fmt.Sprintf("%s in the lock, %s now", onOff(want.Disabled), onOff(got.Disabled)))
 	}
@@ -144,6 +166,63 @@ func onOff(disabled bool) string {
 		return "disabled"
 	}
 	return "enabled"
+}
+
+// codeDetail says how the code now differs from the lock's: a file added,
+// removed, or with another sha256 (a system file is compared by path only,
+// so a lock made on one distribution holds on another).
+func codeDetail(want, got []CodeFile, skip string) []string {
+	var parts []string
+	added := match(want, got, codeKey, func(w, g CodeFile, found bool) {
+		switch {
+		case w.Path == skip && found && w.System == g.System:
+		case !found:
+			parts = append(parts, "code file "+w.Path+" in the lock, not now")
+		case !w.System && w.SHA256 != g.SHA256:
+			parts = append(parts, fmt.Sprintf("code file %s: sha256 %s in the lock, %s now", w.Path, orNone(w.SHA256), orNone(g.SHA256)))
+		}
+	})
+	for _, g := range added {
+		parts = append(parts, "code file "+g.Path+" now, not in the lock")
+	}
+	return parts
+}
+
+// codeKey pairs the files of two codes: a pinned file by its path, a
+// system file by its name, since one distribution keeps sh in /bin and
+// another in /usr/bin, and a lock made on one must hold on the other.
+func codeKey(f CodeFile) string {
+	if f.System {
+		return "system\x00" + path.Base(f.Path)
+	}
+	return f.Path
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
+}
+
+// TrustDetail says how the trust switches now differ from the lock's, ""
+// when they do not. A lock written before they were recorded has none: any
+// switch is then a difference.
+func TrustDetail(want, got *Trust) string {
+	if want == nil && got == nil {
+		return ""
+	}
+	if want == nil || got == nil || *want != *got {
+		return fmt.Sprintf("trust switches %s in the lock, %s now", trustText(want), trustText(got))
+	}
+	return ""
+}
+
+func trustText(t *Trust) string {
+	if t == nil {
+		return "not recorded"
+	}
+	return fmt.Sprintf("hooks_pin_scripts=%v hooks_strict_modes=%v hooks_auto_accept=%v", t.PinScripts, t.StrictModes, t.AutoAccept)
 }
 
 func orNull(s *string) string {

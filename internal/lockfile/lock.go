@@ -25,7 +25,10 @@ const DefaultName = "hooks.lock.json"
 
 // Lock is the whole file. Field order is the file's order.
 type Lock struct {
-	Version          int           `json:"version"`
+	Version int `json:"version"`
+	// Trust is the config's trust switches (SPEC §23): a reviewed change
+	// turning one off is a difference.
+	Trust            *Trust        `json:"trust,omitempty"`
 	ShellHooks       []ShellHook   `json:"shell_hooks"`
 	GatewayHooks     []GatewayHook `json:"gateway_hooks"`
 	OutboundWebhooks []Webhook     `json:"outbound_webhooks"`
@@ -44,11 +47,38 @@ type ShellHook struct {
 	// Script is the §4 script, relative to HERMES_HOME when inside it;
 	// null when the command names none (it cannot be parsed).
 	Script *string `json:"script"`
-	// SHA256 of the script; null when it cannot be read.
+	// SHA256 of the script; null when it cannot be read, and for a
+	// system file (a lock must hold on another distribution).
 	SHA256 *string `json:"sha256"`
-	// Disabled: the entry is under the config's hooks_disabled: (SPEC
-	// §27), so the agent does not register it. Absent when false.
-	Disabled bool `json:"disabled,omitempty"`
+	// Code is the hook's code (SPEC §23): pinned files with their sha256,
+	// system files by path only; paths relative to HERMES_HOME or the
+	// checkout when inside them.
+	Code []CodeFile `json:"code,omitempty"`
+	// Pinnable is false (else absent) when the code cannot be pinned.
+	Pinnable   *bool `json:"pinnable,omitempty"`
+	Timeout    int   `json:"timeout"`
+	FailClosed bool  `json:"fail_closed"`
+	// Protected: the agent runs it through the guard, with GuardFlags
+	// (never the guard binary's own path, which differs per machine).
+	Protected  bool     `json:"protected"`
+	GuardFlags []string `json:"guard_flags,omitempty"`
+	// Disabled: the entry sits under the config's hooks_disabled: block
+	// (SPEC §27), so the agent does not register it.
+	Disabled bool `json:"disabled"`
+}
+
+// CodeFile is one file of a hook's code in the lock.
+type CodeFile struct {
+	Path   string `json:"path"`
+	SHA256 string `json:"sha256,omitempty"`
+	System bool   `json:"system,omitempty"`
+}
+
+// Trust is the config's trust switches.
+type Trust struct {
+	PinScripts  bool `json:"hooks_pin_scripts"`
+	StrictModes bool `json:"hooks_strict_modes"`
+	AutoAccept  bool `json:"hooks_auto_accept"`
 }
 
 // GatewayHook is one gateway hook folder.
@@ -152,6 +182,9 @@ func Read(path string) (*Lock, error) {
 
 // Parse checks the bytes of a lock file; path names it in errors.
 func Parse(path string, data []byte) (*Lock, error) {
+	if key, line, ok := DuplicateKey(data); ok {
+		return nil, &Error{Path: path, Reason: fmt.Sprintf("the key %q appears twice in one object (line %d): a reader would keep only one of them", key, line)}
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	var l Lock
@@ -191,7 +224,18 @@ func sameString(a, b *string) bool {
 	return *a == *b
 }
 
-// HashDir lists the regular files under dir (symlinks followed, folders
+// NotRegularError is an entry of a gateway hook folder that is not a
+// regular file.
+type NotRegularError struct {
+	Path string
+	Mode fs.FileMode
+}
+
+func (e *NotRegularError) Error() string {
+	return fmt.Sprintf("%s is not a regular file (%s): the lock cannot cover what it names; replace it with a regular file", e.Path, e.Mode.Type())
+}
+
+// HashDir lists the regular files under dir (symlinks refused, folders
 // named __pycache__ and *.pyc files skipped: Python writes them when it
 // runs a handler), each with its sha256, paths relative to dir with /.
 func HashDir(dir string) ([]File, error) {
@@ -205,6 +249,11 @@ func HashDir(dir string) ([]File, error) {
 				return filepath.SkipDir
 			}
 			return nil
+		}
+		if !d.Type().IsRegular() {
+			// A symlink, FIFO or device in a hook folder: what it names can
+			// change without the lock seeing it (SPEC §23).
+			return &NotRegularError{Path: path, Mode: d.Type()}
 		}
 		if filepath.Ext(path) == ".pyc" {
 			return nil

@@ -176,13 +176,6 @@ func scanDetail(want, got []ScanCode) string {
 	return strings.Join(parts, "; ")
 }
 
-func orNone(s string) string {
-	if s == "" {
-		return "none"
-	}
-	return s
-}
-
 // writeBytes writes a lock atomically (a temporary file in the same
 // folder, then a rename), so a reader never sees half a lock.
 func writeBytes(path string, data []byte) error {

@@ -16,7 +16,15 @@ import (
 // others and does not pass). This is stricter than Check: it is how a
 // system file (SPEC §23 point 4) is trusted without a hash, so no group
 // member, not even the user, may change it.
-func RootOnly(path string) error {
+func RootOnly(path string) error { return RootOnlyCache{}.Check(path) }
+
+// RootOnlyCache is RootOnly remembering each folder's verdict, for one
+// decision that judges several files under the same folders (the programs
+// of a pipeline all live in /usr/bin). A fresh one per decision.
+type RootOnlyCache map[string]error
+
+// Check is RootOnly(path), with the folders' verdicts shared.
+func (c RootOnlyCache) Check(path string) error {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return err
@@ -25,8 +33,14 @@ func RootOnly(path string) error {
 	if err != nil {
 		return &Problem{Path: abs, Reason: "cannot be examined: " + unwrap(err)}
 	}
+	return c.CheckResolved(abs, real)
+}
+
+// CheckResolved is Check for an absolute path whose symlinks the caller
+// already resolved to real.
+func (c RootOnlyCache) CheckResolved(abs, real string) error {
 	for p := real; ; p = filepath.Dir(p) {
-		if err := rootOnlyOne(p); err != nil {
+		if err := c.one(p); err != nil {
 			return err
 		}
 		if p == "/" || p == "." {
@@ -38,13 +52,24 @@ func RootOnly(path string) error {
 	}
 	// Whoever can write a folder of the path as written can repoint a link.
 	for p := filepath.Dir(abs); ; p = filepath.Dir(p) {
-		if err := rootOnlyOne(p); err != nil {
+		if err := c.one(p); err != nil {
 			return err
 		}
 		if p == "/" || p == "." {
 			return nil
 		}
 	}
+}
+
+func (c RootOnlyCache) one(path string) error {
+	if err, ok := c[path]; ok {
+		return err
+	}
+	err := rootOnlyOne(path)
+	if c != nil {
+		c[path] = err
+	}
+	return err
 }
 
 func rootOnlyOne(path string) error {

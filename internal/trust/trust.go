@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/hermes-hooks/hermes/internal/allowlist"
+	"github.com/hermes-hooks/hermes/internal/code"
 	"github.com/hermes-hooks/hermes/internal/safepath"
 	"github.com/hermes-hooks/hermes/internal/shell"
 )
@@ -44,6 +45,14 @@ type Hook struct {
 	// is then the command string itself, which the allowlist entry holds
 	// word for word; no file is hashed, and none can drift.
 	NoScript bool
+	// CodeArgv is the argv whose code (SPEC §23) is judged: nil means
+	// Argv (or Command tokenised). For a protected hook it is the inner
+	// command, `sh -c CMD` for a Claude Code command hook.
+	CodeArgv []string
+	// CodeEnv is what the code is found with: the PATH the hook runs
+	// with, HOME, the project folder and HERMES_HOME. A zero PATH means
+	// this process's; a zero Home means Home.
+	CodeEnv code.Env
 }
 
 // Probes are how a decision looks at the files a hook names: asked now
@@ -102,6 +111,13 @@ type Verdict struct {
 	// §13.5, §13.2 rule 2): decided with pinning and strict modes on for
 	// every file at the script path, approved or not, readable or not.
 	Unsafe error
+
+	// Code is the hook's code now (SPEC §23), each pinned file hashed.
+	Code code.Code
+	// Changed names the files of the code that differ from what the
+	// approval recorded (modified, missing, new, or no longer a system
+	// file); empty for an approval without code.
+	Changed []string
 }
 
 // Entry is the allowlist entry the verdict was decided against.
@@ -123,7 +139,7 @@ func (v *Verdict) Blocked() bool {
 	// An approval this tool made without a hash (there was no script to
 	// hash) stays trusted while there is still none: it cannot start, and a
 	// fail-closed guard blocks. A script appearing there is modified.
-	missing := v.Drift == allowlist.DriftMissing && v.Approval.Pinned()
+	missing := v.Drift == allowlist.DriftMissing && (v.Approval.Pinned() || v.Approval.HasCode())
 	return v.Approved && v.Pinned && (v.Drift == allowlist.DriftModified || missing)
 }
 
@@ -145,7 +161,7 @@ func (v *Verdict) Reason() string {
 	case v.Blocked() && v.Drift == allowlist.DriftMissing:
 		return SkipUnreadable
 	case v.Blocked():
-		return SkipModified
+		return SkipModified + changedList(v.Changed)
 	case v.Unsafe != nil:
 		return UnsafePrefix + v.Unsafe.Error()
 	case !v.Approved:
@@ -172,6 +188,7 @@ func Decide(list *allowlist.List, h Hook, s Settings) Verdict {
 // approved).
 func DecideWith(list *allowlist.List, h Hook, s Settings, look Probes) Verdict {
 	var v Verdict
+	look.Fingerprint = once(look.Fingerprint)
 	if h.Argv != nil {
 		v.Argv = h.Argv
 	} else {
@@ -183,7 +200,7 @@ func DecideWith(list *allowlist.List, h Hook, s Settings, look Probes) Verdict {
 	} else if v.ParseErr == nil {
 		v.Script, v.FirstWord = shell.ResolveScript(v.Argv)
 		v.ExecErr = look.Executable(v.Script, v.FirstWord)
-		v.Refusal = TildeRefusal(shell.TildeScript(v.Argv))
+		v.Refusal = tildeRefusal(v.Argv)
 	} else {
 		v.ExecErr = v.ParseErr
 	}
@@ -204,7 +221,14 @@ func DecideWith(list *allowlist.List, h Hook, s Settings, look Probes) Verdict {
 	if list != nil {
 		v.Approval, v.Approved = list.Find(h.Event, h.Command)
 	}
+	if v.ParseErr == nil {
+		v.findCode(h, s, look)
+	}
 	if !v.Approved {
+		return v
+	}
+	if v.Approval.HasCode() {
+		v.decideOnCode(s, look)
 		return v
 	}
 	v.Fingerprint = allowlist.Fingerprint{Path: v.Script, Err: allowlist.ErrNoScript}
@@ -287,6 +311,15 @@ func equal(a, b []string) bool {
 	return true
 }
 
+// tildeRefusal is TildeRefusal for argv's script word, unless that word
+// is the code of `sh -c`, where the shell expands the "~" itself.
+func tildeRefusal(argv []string) string {
+	if i, _ := shell.ScriptWordIndex(argv); i > 0 && i == code.ShellCodeIndex(argv) {
+		return ""
+	}
+	return TildeRefusal(shell.TildeScript(argv))
+}
+
 // TildeRefusal explains a script word that starts with "~": it reaches the
 // process literally, so the file run would not be the file hashed. "" for
 // no word.
@@ -300,4 +333,18 @@ func TildeRefusal(word string) string {
 		suggestion = "the full path"
 	}
 	return fmt.Sprintf("%q would reach the process unexpanded (only a \"~\" at the start of the command is expanded) and name a folder \"~\" in the working directory; write the full path or %s", word, suggestion)
+}
+
+// once hashes each path at most once within one decision: §4's script is
+// usually a file of the code too, and is read once.
+func once(fp func(string) allowlist.Fingerprint) func(string) allowlist.Fingerprint {
+	seen := map[string]allowlist.Fingerprint{}
+	return func(path string) allowlist.Fingerprint {
+		if f, ok := seen[path]; ok {
+			return f
+		}
+		f := fp(path)
+		seen[path] = f
+		return f
+	}
 }

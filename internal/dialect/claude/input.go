@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -119,15 +120,32 @@ func Env(projectDir, cwd string) []string {
 
 // Inside reports whether cwd is projectDir or below it: a project's hooks
 // answer nothing elsewhere. An empty projectDir is everywhere.
+//
+// Both are compared after resolving symlinks (SPEC §24 item 2): the agent
+// reports the physical path of its working folder, and a project given as
+// a path through a link is the same project.
 func Inside(cwd, projectDir string) bool {
 	if projectDir == "" {
 		return true
 	}
-	p := strings.TrimRight(projectDir, "/")
+	p := strings.TrimRight(physical(projectDir), "/")
 	if p == "" {
 		return true
 	}
+	cwd = physical(cwd)
 	return cwd == p || strings.HasPrefix(cwd, p+"/")
+}
+
+// physical is path with its symlinks resolved, or as it is when it cannot
+// be (it does not exist).
+func physical(path string) string {
+	if path == "" {
+		return path
+	}
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		return real
+	}
+	return filepath.Clean(path)
 }
 
 // toolResponse is Hermes' result as Claude Code's tool_response: a result

@@ -6,6 +6,8 @@ import (
 	"path"
 	"regexp"
 	"strings"
+
+	"github.com/hermes-hooks/hermes/internal/code"
 )
 
 // A Rule is a hook's `if` condition, in Claude Code's permission-rule
@@ -33,9 +35,15 @@ const (
 // fileRuleTools: an Edit rule covers every tool that edits a file, a Read
 // rule every tool that reads one (as Claude Code's permission rules do).
 var fileRuleTools = map[string][]string{
-	"Edit": {"Edit", "MultiEdit", "Write", "NotebookEdit"},
-	"Read": {"Read", "Glob", "Grep", "NotebookRead"},
+	"Edit":  {"Edit", "MultiEdit", "Write", "NotebookEdit"},
+	"Write": {"Write"},
+	"Read":  {"Read", "Glob", "Grep", "NotebookRead"},
 }
+
+// patchTool is the agent's tool that edits, adds, deletes and moves files
+// with a V4A patch; a call of it in patch mode has no Claude Code
+// counterpart, and every file it names is seen by Edit and Write rules.
+const patchTool = "patch"
 
 var bareTool = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]*$`)
 
@@ -102,20 +110,15 @@ func (r Rule) Match(c *Call, projectDir, home string) bool {
 		}
 		return bashMatch(r, c.ToolInput.Str("command"))
 	case ruleFile:
-		if !contains(fileRuleTools[r.Tool], c.Tool) {
+		if !contains(fileRuleTools[r.Tool], c.Tool) && !(c.HermesTool == patchTool && r.Tool != "Read") {
 			return false
 		}
-		p := c.ToolInput.Str("file_path")
-		if p == "" {
-			p = c.ToolInput.Str("notebook_path")
+		for _, p := range callFiles(c) {
+			if fileMatch(r.pattern, p, c.Cwd, projectDir, home) {
+				return true
+			}
 		}
-		if p == "" {
-			p = c.ToolInput.Str("path")
-		}
-		if p == "" {
-			return false
-		}
-		return fileMatch(r.pattern, p, c.Cwd, projectDir, home)
+		return false
 	case ruleDomain:
 		if c.Tool != "WebFetch" {
 			return false
@@ -136,6 +139,12 @@ func (r Rule) Match(c *Call, projectDir, home string) bool {
 // the hook then runs more often than in Claude Code, not less.
 func bashMatch(r Rule, command string) bool {
 	parts := append([]string{command}, splitCommands(command)...)
+	// Each simple command as §23's shell parse finds it: after leading
+	// assignments, inside subshells and groups, whatever the white space
+	// (SPEC §24 item 3).
+	if cmds, ok := code.SimpleCommands(command); ok {
+		parts = append(parts, cmds...)
+	}
 	for _, p := range parts {
 		p = strings.TrimSpace(p)
 		if r.prefix {
@@ -246,4 +255,43 @@ func globRegexp(glob, _ string) (*regexp.Regexp, error) {
 	}
 	b.WriteString("$")
 	return regexp.Compile(b.String())
+}
+
+// callFiles are the files a call names (SPEC §24 item 3): its path field,
+// and every file of a V4A patch, both ends of a move included.
+func callFiles(c *Call) []string {
+	var files []string
+	for _, key := range []string{"file_path", "notebook_path", "path"} {
+		if p := c.ToolInput.Str(key); p != "" {
+			files = append(files, p)
+			break
+		}
+	}
+	for _, args := range []interface{ Str(string) string }{c.ToolInput, c.HermesArgs} {
+		if args == nil {
+			continue
+		}
+		files = append(files, PatchFiles(args.Str("patch"))...)
+	}
+	return files
+}
+
+// PatchFiles are the files a V4A patch names, as the agent's patch tool
+// reads it: `*** Update File: X`, `*** Add File: X`, `*** Delete File: X`,
+// `*** Move File: A -> B` and an update's `*** Move to: B`.
+func PatchFiles(patch string) []string {
+	var files []string
+	for _, line := range strings.Split(patch, "\n") {
+		line = strings.TrimSpace(line)
+		for _, head := range []string{"*** Update File:", "*** Add File:", "*** Delete File:", "*** Move to:"} {
+			if rest, ok := strings.CutPrefix(line, head); ok {
+				files = append(files, strings.TrimSpace(rest))
+			}
+		}
+		if rest, ok := strings.CutPrefix(line, "*** Move File:"); ok {
+			from, to, _ := strings.Cut(rest, "->")
+			files = append(files, strings.TrimSpace(from), strings.TrimSpace(to))
+		}
+	}
+	return files
 }

@@ -12,8 +12,8 @@ import (
 	"github.com/hermes-hooks/hermes/internal/allowlist"
 	"github.com/hermes-hooks/hermes/internal/hooks"
 	"github.com/hermes-hooks/hermes/internal/hookspec"
-	"github.com/hermes-hooks/hermes/internal/shell"
 	"github.com/hermes-hooks/hermes/internal/safepath"
+	"github.com/hermes-hooks/hermes/internal/shell"
 )
 
 // protectOptions serve protect and unprotect (Unprotect true).

@@ -222,20 +222,20 @@ func selectSpecs(specs []hookspec.Spec, opts *protectOptions) ([]hookspec.Spec, 
 // the old ones (dropOld true), under the allowlist's lock.
 func carryApprovals(f *Factory, s *hooks.Setup, plan []hooks.Rewrap, dropOld bool) error {
 	warnings, err := s.Store.Update(func(l *allowlist.List) error {
-		changed := false
+		// All at once: one pass over the list, not one per hook (SPEC §29).
+		var approve []allowlist.Entry
+		drop := map[allowlist.Key]bool{}
 		for _, r := range plan {
 			switch {
 			case !r.HasOld:
 			case dropOld:
-				if l.RevokeEvent(r.Old.Event, r.Old.Command) > 0 {
-					changed = true
-				}
+				drop[r.Old.Key()] = true
 			default:
-				l.Approve(r.New)
-				changed = true
+				approve = append(approve, r.New)
 			}
 		}
-		if !changed {
+		l.ApproveAll(approve)
+		if l.RevokeKeys(drop) == 0 && len(approve) == 0 {
 			return allowlist.ErrUnchanged
 		}
 		return nil

@@ -128,23 +128,8 @@ func protectRun(cmd *cobra.Command, opts *protectOptions) error {
 
 	res := &configEdit{Path: s.Loc.ConfigPath, DryRun: opts.DryRun}
 	if len(plan) > 0 {
-		if !opts.DryRun && !opts.Unprotect {
-			// The wrapped approvals first: were the edit to fail, an unused
-			// approval is left, never a hook the agent would not register.
-			if err := carryApprovals(opts.f, s, plan, false); err != nil {
-				return err
-			}
-		}
-		res, err = editConfig(cmd, opts.f, s, opts.DryRun, func(old []byte) ([]byte, error) {
-			return hooks.RewriteCommands(old, plan)
-		})
-		if err != nil {
+		if res, err = protectWrite(cmd, opts, s, plan); err != nil {
 			return err
-		}
-		if !opts.DryRun {
-			if err := carryApprovals(opts.f, s, plan, true); err != nil {
-				return fmt.Errorf("the config %s was rewritten, but carrying the approvals over failed: %w", res.Path, err)
-			}
 		}
 	}
 
@@ -190,6 +175,37 @@ func protectRun(cmd *cobra.Command, opts *protectOptions) error {
 		return SilentError
 	}
 	return nil
+}
+
+// protectWrite makes the plan's changes: the approvals and the config's
+// rewrite, all under the config's lock, so that prune (which decides under
+// it) never sees approvals for a config not yet renamed, and another edit
+// never slips between them (SPEC §29 item 1).
+func protectWrite(cmd *cobra.Command, opts *protectOptions, s *hooks.Setup, plan []hooks.Rewrap) (*configEdit, error) {
+	rewrite := func(old []byte) ([]byte, error) { return hooks.RewriteCommands(old, plan) }
+	if opts.DryRun {
+		return editConfig(cmd, opts.f, s, true, rewrite)
+	}
+	unlock, err := lockConfig(cmd, opts.f, s)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	if !opts.Unprotect {
+		// The wrapped approvals first: were the edit to fail, an unused
+		// approval is left, never a hook the agent would not register.
+		if err := carryApprovals(opts.f, s, plan, false); err != nil {
+			return nil, err
+		}
+	}
+	res, err := editConfigWith(cmd, opts.f, s, false, true, rewrite)
+	if err != nil {
+		return nil, err
+	}
+	if err := carryApprovals(opts.f, s, plan, true); err != nil {
+		return nil, fmt.Errorf("the config %s was rewritten, but carrying the approvals over failed: %w", res.Path, err)
+	}
+	return res, nil
 }
 
 // selectSpecs picks the shell hooks named (by the command as written, as

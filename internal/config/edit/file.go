@@ -69,6 +69,35 @@ type Options struct {
 	// the edit with nothing written when it is done (Ctrl-C, SIGTERM),
 	// however long the change takes.
 	Lock filelock.Wait
+	// Held: the caller holds the lock already (Lock), across this edit and
+	// other writes that must not interleave with another process's view of
+	// the config (protect's approvals, SPEC §29); UpdateFile does not take
+	// it again.
+	Held bool
+}
+
+// Lock takes the lock every edit of the config at path holds (LockPath of
+// its Target), for a caller that must hold it across more than one edit
+// (Options.Held), with UpdateFile's errors.
+func Lock(path string, w filelock.Wait) (unlock func(), err error) {
+	target, err := Target(path)
+	if err != nil {
+		return nil, err
+	}
+	unlock, err = filelock.Lock(LockPath(target), w)
+	if err != nil {
+		var te *filelock.TimeoutError
+		var oe *filelock.ErrOpen
+		switch {
+		case errors.As(err, &te):
+			return nil, fmt.Errorf("gave up waiting for the config lock %s after %s (another hermes is editing %s); nothing was written, try again or wait longer with --lock-timeout",
+				te.Path, te.Waited.Round(1e6), target)
+		case errors.As(err, &oe):
+			return nil, fmt.Errorf("cannot create the config lock %s: %v; %s is unchanged", oe.Path, oe.Err, target)
+		}
+		return nil, err
+	}
+	return unlock, nil
 }
 
 // ErrKeptChanging is an edit given up because the file kept changing (or
@@ -99,18 +128,11 @@ func UpdateFile(path string, opt Options, change func(old []byte) ([]byte, error
 	if err != nil {
 		return nil, nil, err
 	}
-	unlock, err := filelock.Lock(LockPath(target), opt.Lock)
-	if err != nil {
-		var te *filelock.TimeoutError
-		var oe *filelock.ErrOpen
-		switch {
-		case errors.As(err, &te):
-			return nil, nil, fmt.Errorf("gave up waiting for the config lock %s after %s (another hermes is editing %s); nothing was written, try again or wait longer with --lock-timeout",
-				te.Path, te.Waited.Round(1e6), target)
-		case errors.As(err, &oe):
-			return nil, nil, fmt.Errorf("cannot create the config lock %s: %v; %s is unchanged", oe.Path, oe.Err, target)
+	unlock := func() {}
+	if !opt.Held {
+		if unlock, err = Lock(path, opt.Lock); err != nil {
+			return nil, nil, err
 		}
-		return nil, nil, err
 	}
 	// The work runs on its own goroutine so that an interrupt ends the
 	// edit at once, even in the middle of parsing a large file; the gate

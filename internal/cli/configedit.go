@@ -13,6 +13,7 @@ import (
 	udiff "github.com/aymanbagabas/go-udiff"
 	"github.com/spf13/cobra"
 
+	"github.com/hermes-hooks/hermes/internal/allowlist"
 	"github.com/hermes-hooks/hermes/internal/config"
 	"github.com/hermes-hooks/hermes/internal/config/edit"
 	"github.com/hermes-hooks/hermes/internal/filelock"
@@ -71,7 +72,10 @@ func editConfigWith(cmd *cobra.Command, f *Factory, s *hooks.Setup, dryRun, held
 			return change(old)
 		})
 	}
-	if err != nil {
+	// A folder sync that failed after the rename: the file was replaced,
+	// and the command ends with the error that says so (exit 1, SPEC §29).
+	var unsynced *allowlist.DirSyncError
+	if !errors.As(err, &unsynced) && err != nil {
 		var refused *edit.RefusedError
 		if errors.As(err, &refused) {
 			return nil, &configRefusedError{Path: path, Err: refused}
@@ -89,6 +93,9 @@ func editConfigWith(cmd *cobra.Command, f *Factory, s *hooks.Setup, dryRun, held
 	}
 	if !dryRun && res.Changed {
 		s.Loc.ConfigPath = path
+	}
+	if unsynced != nil {
+		return res, unsynced
 	}
 	return res, nil
 }

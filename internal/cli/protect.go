@@ -199,13 +199,14 @@ func protectWrite(cmd *cobra.Command, opts *protectOptions, s *hooks.Setup, plan
 		}
 	}
 	res, err := editConfigWith(cmd, opts.f, s, false, true, rewrite)
-	if err != nil {
+	var unsynced *allowlist.DirSyncError
+	if err != nil && !errors.As(err, &unsynced) {
 		return nil, err
 	}
 	if err := carryApprovals(opts.f, s, plan, true); err != nil {
 		return nil, fmt.Errorf("the config %s was rewritten, but carrying the approvals over failed: %w", res.Path, err)
 	}
-	return res, nil
+	return res, err // nil, or the config's folder that could not be synced
 }
 
 // selectSpecs picks the shell hooks named (by the command as written, as

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"sync/atomic"
 
+	"github.com/hermes-hooks/hermes/internal/allowlist"
 	"github.com/hermes-hooks/hermes/internal/filelock"
 	"github.com/hermes-hooks/hermes/internal/fileowner"
 )
@@ -216,7 +217,11 @@ func updateLocked(ctx context.Context, target string, change func([]byte) ([]byt
 			os.Remove(tmp)
 			return cur.data, nil, fmt.Errorf("replacing %s: %w", target, err)
 		}
-		syncDir(filepath.Dir(target))
+		if err := syncDir(filepath.Dir(target)); err != nil {
+			// Replaced, but the rename may not survive a crash: said as
+			// for the allowlist, never silent (SPEC §29 item 9).
+			return cur.data, updated, &allowlist.DirSyncError{Path: target, Dir: filepath.Dir(target), Err: err}
+		}
 		return cur.data, updated, nil
 	}
 	if shrank {
@@ -286,9 +291,22 @@ func writeTemp(target string, data []byte, mode fs.FileMode) (string, error) {
 	return name, nil
 }
 
-func syncDir(dir string) {
-	if d, err := os.Open(dir); err == nil {
-		_ = d.Sync()
-		d.Close()
+// Fault, when not nil, is asked before the folder of an edited file is
+// synced (op "syncdir", the folder's path); an error it returns stands for
+// the fsync's. It is the seam through which tests inject an I/O error, as
+// allowlist.Fault is for the allowlist; nothing else sets it.
+var Fault func(op, path string) error
+
+func syncDir(dir string) error {
+	if Fault != nil {
+		if err := Fault("syncdir", dir); err != nil {
+			return err
+		}
 	}
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return d.Sync()
 }

@@ -48,8 +48,8 @@ type snapshot struct {
 	// could be had); see writerQuietFor.
 	writerOpen bool
 	readAt     time.Time
-	parsed   bool
-	settings int // the values of the document, when parsed
+	parsed     bool
+	settings   int // the values of the document, when parsed
 }
 
 // same: two reads of one version of the file.

@@ -139,7 +139,7 @@ func logRun(cmd *cobra.Command, opts *logOptions) error {
 	}
 	wait, stop := followWait(ctx, path)
 	defer stop()
-	skipped, err := whileOutputFlows(ctx, func() ([]audit.Skipped, error) { return audit.Follow(path, print, wait) })
+	skipped, err := whileOutputFlows(ctx, func() ([]audit.Skipped, error) { return audit.FollowGaps(path, print, wait, warnRotatedAway(ios, path)) })
 	warnSkipped(ios, skipped)
 	if errors.Is(err, context.Canceled) {
 		return CancelError
@@ -148,6 +148,23 @@ func logRun(cmd *cobra.Command, opts *logOptions) error {
 		return fmt.Errorf("cannot read the audit log %s: %w", esc(path), err)
 	}
 	return nil
+}
+
+// warnRotatedAway says on stderr that log --follow fell so far behind
+// (its reader slow, or it was stopped) that lines were rotated away before
+// it could show them.
+func warnRotatedAway(ios *iostreams.IOStreams, path string) func(int) {
+	return func(lines int) {
+		what := "lines were"
+		switch {
+		case lines == 1:
+			what = "1 line was"
+		case lines > 1:
+			what = fmt.Sprintf("%d lines were", lines)
+		}
+		fmt.Fprintf(ios.ErrOut, "%s %s rotated away from %s before they could be shown (the log rotates at 16 MiB; follow kept up again from %s)\n",
+			ios.ErrColors().WarningIcon(), what, esc(path), esc(audit.RotatedPath(path)))
+	}
 }
 
 // outputGrace is how long an interrupted log waits for its reader to stop

@@ -139,7 +139,9 @@ func logRun(cmd *cobra.Command, opts *logOptions) error {
 	}
 	wait, stop := followWait(ctx, path)
 	defer stop()
-	skipped, err := whileOutputFlows(ctx, func() ([]audit.Skipped, error) { return audit.FollowGaps(path, print, wait, warnRotatedAway(ios, path)) })
+	skipped, err := whileOutputFlows(ctx, func() ([]audit.Skipped, error) {
+		return audit.FollowGaps(path, print, wait, warnRotatedAway(ios, path))
+	})
 	warnSkipped(ios, skipped)
 	if errors.Is(err, context.Canceled) {
 		return CancelError

@@ -111,10 +111,10 @@ func TestFaultPruneDuringProtect(t *testing.T) {
 }
 
 // TestStressProtectRacingPrune: protect --all and prune --yes started
-// together, 100 times (10 in go test): every configured hook is approved
+// together, 100 times (6 in go test): every configured hook is approved
 // after each.
 func TestStressProtectRacingPrune(t *testing.T) {
-	trials := stressSize(100, 10)
+	trials := stressSize(100, 6)
 	h, cmds := protectHome(t, 4)
 	lost := 0
 	for trial := range trials {
@@ -134,12 +134,12 @@ func TestStressProtectRacingPrune(t *testing.T) {
 }
 
 // TestStressProtectAllLarge: protect --all, then unprotect --all, of
-// 100,000 hooks (2,000 in go test) over one script, all approved, with the
+// 100,000 hooks (500 in go test) over one script, all approved, with the
 // real binary (SPEC §29 item 2). Every hook is protected, then bare again,
 // and approved throughout. Time and peak RSS are logged, not asserted (the
 // bar is 10 s at 100,000; before, 16,000 took 120 s).
 func TestStressProtectAllLarge(t *testing.T) {
-	n := stressSize(100000, 2000)
+	n := stressSize(100000, 500)
 	h, _ := protectHome(t, 0)
 	script := h.writeScript("many.sh", "exit 0\n")
 	fi, err := os.Stat(script)

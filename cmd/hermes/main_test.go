@@ -13,6 +13,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	allowlistfile "github.com/hermes-hooks/hermes/internal/allowlist"
+	"github.com/hermes-hooks/hermes/internal/config/edit"
 	"github.com/hermes-hooks/hermes/internal/guard"
 )
 
@@ -42,7 +43,7 @@ func TestMain(m *testing.M) {
 // failing disk would (the test binary only): spec is
 // OP:ERRNO[:PATH-SUFFIX[:N|N+]], e.g. "syncdir:EIO:.hermes" or
 // "read:EIO:guard.sh:2+" (the second read of guard.sh and every later
-// one). OP is one of allowlist.Fault's steps.
+// one). OP is one of allowlist.Fault's steps (edit.Fault's "syncdir" too).
 func injectFault(spec string) error {
 	parts := strings.Split(spec, ":")
 	if len(parts) < 2 || len(parts) > 4 {
@@ -66,7 +67,7 @@ func injectFault(spec string) error {
 		onward = plus
 	}
 	seen := 0
-	allowlistfile.Fault = func(o, path string) error {
+	fault := func(o, path string) error {
 		if o != op || !strings.HasSuffix(path, suffix) {
 			return nil
 		}
@@ -75,6 +76,9 @@ func injectFault(spec string) error {
 		}
 		return nil
 	}
+	// The config editor's folder sync ("syncdir") goes through the same
+	// seam, counted with the allowlist's.
+	allowlistfile.Fault, edit.Fault = fault, fault
 	return nil
 }
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
@@ -578,4 +579,39 @@ func TestStressKillRerunDelete(t *testing.T) {
 	}
 	t.Logf("kill and re-run delete --revoke: %d runs SIGKILLed at a random point in [0, %v] (seed %d; %d finished first, %d re-runs found nothing left to do): every re-run ended with the hook and its approval gone",
 		kills, typical*5/4, seed, finishedFirst, rerunNothing)
+}
+
+// TestFaultIdleWriterDoesNotBlockEdits: another process holds config.yaml
+// open for writing and never writes (an editor, a log shipper). add and
+// delete go ahead (SPEC §29 item 8); before, no read lease could be had, so
+// every read counted as unstable and every edit gave up ("kept changing").
+func TestFaultIdleWriterDoesNotBlockEdits(t *testing.T) {
+	h := newStressHome(t, buildHermes(t))
+	cmd := h.writeHooks("idle", 1)[0]
+	if err := os.WriteFile(h.configPath(), []byte(settingsLines(3)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// The holder is a process of its own, as an editor would be.
+	holder := exec.Command("sh", "-c", `exec 3>>"$1"; echo open; exec sleep 600`, "sh", h.configPath())
+	out, err := holder.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := holder.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = holder.Process.Kill(); _ = holder.Wait() })
+	if line, err := bufio.NewReader(out).ReadString('\n'); err != nil || line != "open\n" {
+		t.Fatalf("the holder did not open the config: %q %v", line, err)
+	}
+	if r := h.run(addArgs(cmd)...); r.code != 0 {
+		t.Fatalf("add with an idle writer holding the config: exit %d:\n%s", r.code, &r.stderr)
+	}
+	if r := h.run("hooks", "delete", cmd); r.code != 0 {
+		t.Fatalf("delete with an idle writer holding the config: exit %d:\n%s", r.code, &r.stderr)
+	}
+	data, _ := os.ReadFile(h.configPath())
+	if got := len(settingRE.FindAll(data, -1)); got != 3 || bytes.Contains(data, []byte(cmd)) {
+		t.Errorf("after add and delete: %d of 3 settings, hook still there: %v\n%s", got, bytes.Contains(data, []byte(cmd)), data)
+	}
 }

@@ -13,6 +13,7 @@ import (
 	udiff "github.com/aymanbagabas/go-udiff"
 	"github.com/spf13/cobra"
 
+	"github.com/hermes-hooks/hermes/internal/allowlist"
 	"github.com/hermes-hooks/hermes/internal/config"
 	"github.com/hermes-hooks/hermes/internal/config/edit"
 	"github.com/hermes-hooks/hermes/internal/filelock"
@@ -41,6 +42,12 @@ type configEdit struct {
 // written. change may run more than once (when the file changes on disk
 // meanwhile, the edit is redone on what is there now).
 func editConfig(cmd *cobra.Command, f *Factory, s *hooks.Setup, dryRun bool, change func([]byte) ([]byte, error)) (*configEdit, error) {
+	return editConfigWith(cmd, f, s, dryRun, false, change)
+}
+
+// editConfigWith is editConfig; held says the caller holds the config lock
+// already (lockConfig).
+func editConfigWith(cmd *cobra.Command, f *Factory, s *hooks.Setup, dryRun, held bool, change func([]byte) ([]byte, error)) (*configEdit, error) {
 	if err := checkWritableHome(f, s.Loc, dryRun); err != nil {
 		return nil, err
 	}
@@ -60,12 +67,15 @@ func editConfig(cmd *cobra.Command, f *Factory, s *hooks.Setup, dryRun bool, cha
 			}
 		}
 	} else {
-		before, after, err = edit.UpdateFile(path, edit.Options{Lock: f.configLockWait(cmd)}, func(old []byte) ([]byte, error) {
+		before, after, err = edit.UpdateFile(path, edit.Options{Lock: f.configLockWait(cmd), Held: held}, func(old []byte) ([]byte, error) {
 			_, existed, _ = edit.ReadFile(path)
 			return change(old)
 		})
 	}
-	if err != nil {
+	// A folder sync that failed after the rename: the file was replaced,
+	// and the command ends with the error that says so (exit 1, SPEC §29).
+	var unsynced *allowlist.DirSyncError
+	if !errors.As(err, &unsynced) && err != nil {
 		var refused *edit.RefusedError
 		if errors.As(err, &refused) {
 			return nil, &configRefusedError{Path: path, Err: refused}
@@ -84,7 +94,19 @@ func editConfig(cmd *cobra.Command, f *Factory, s *hooks.Setup, dryRun bool, cha
 	if !dryRun && res.Changed {
 		s.Loc.ConfigPath = path
 	}
+	if unsynced != nil {
+		return res, unsynced
+	}
 	return res, nil
+}
+
+// lockConfig takes the config's lock (SPEC §18) for a command whose writes
+// to the allowlist must not be seen half-done beside the config: protect
+// and unprotect hold it from before their first allowlist write until after
+// the config's rename, and prune decides under it (SPEC §29). The lock is
+// always taken before the allowlist's, never while holding it.
+func lockConfig(cmd *cobra.Command, f *Factory, s *hooks.Setup) (unlock func(), err error) {
+	return edit.Lock(configFile(s), f.configLockWait(cmd))
 }
 
 // configLockWait is how an edit waits for the config lock: like the

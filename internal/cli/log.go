@@ -118,8 +118,16 @@ func logRun(cmd *cobra.Command, opts *logOptions) error {
 		_, err := fmt.Fprintln(w, logLine(cs, &l))
 		return err
 	}
+	// The reading and printing run off the main goroutine: with nobody
+	// reading stdout a write blocks for ever, and Ctrl-C or SIGTERM must
+	// still end hermes with exit 130 at once (SPEC §29 item 7). What is
+	// left blocked only reads the log.
+	ctx := cmd.Context()
 	if !opts.Follow {
-		skipped, err := audit.ReadAll(path, print)
+		skipped, err := whileOutputFlows(ctx, func() ([]audit.Skipped, error) { return audit.ReadAll(path, print) })
+		if errors.Is(err, context.Canceled) || ctx != nil && ctx.Err() != nil {
+			return CancelError
+		}
 		if err != nil {
 			return fmt.Errorf("cannot read the audit log %s: %w", esc(path), err)
 		}
@@ -129,9 +137,11 @@ func logRun(cmd *cobra.Command, opts *logOptions) error {
 		}
 		return nil
 	}
-	wait, stop := followWait(cmd.Context(), path)
+	wait, stop := followWait(ctx, path)
 	defer stop()
-	skipped, err := audit.Follow(path, print, wait)
+	skipped, err := whileOutputFlows(ctx, func() ([]audit.Skipped, error) {
+		return audit.FollowGaps(path, print, wait, warnRotatedAway(ios, path))
+	})
 	warnSkipped(ios, skipped)
 	if errors.Is(err, context.Canceled) {
 		return CancelError
@@ -140,6 +150,61 @@ func logRun(cmd *cobra.Command, opts *logOptions) error {
 		return fmt.Errorf("cannot read the audit log %s: %w", esc(path), err)
 	}
 	return nil
+}
+
+// warnRotatedAway says on stderr that log --follow fell so far behind
+// (its reader slow, or it was stopped) that lines were rotated away before
+// it could show them.
+func warnRotatedAway(ios *iostreams.IOStreams, path string) func(int) {
+	return func(lines int) {
+		what := "lines were"
+		switch {
+		case lines == 1:
+			what = "1 line was"
+		case lines > 1:
+			what = fmt.Sprintf("%d lines were", lines)
+		}
+		fmt.Fprintf(ios.ErrOut, "%s %s rotated away from %s before they could be shown (the log rotates at 16 MiB; follow kept up again from %s)\n",
+			ios.ErrColors().WarningIcon(), what, esc(path), esc(audit.RotatedPath(path)))
+	}
+}
+
+// outputGrace is how long an interrupted log waits for its reader to stop
+// on its own (and report what it skipped) before leaving it blocked.
+const outputGrace = 200 * time.Millisecond
+
+// whileOutputFlows runs fn, which reads the log and prints, and returns its
+// result. When ctx ends (Ctrl-C, SIGTERM) and fn has not returned within
+// outputGrace — its write to a stdout nobody reads is blocked for ever —
+// it returns ctx.Err() and leaves fn behind: fn writes no file.
+func whileOutputFlows[T any](ctx context.Context, fn func() (T, error)) (T, error) {
+	type result struct {
+		v   T
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		v, err := fn()
+		done <- result{v, err}
+	}()
+	var stop <-chan struct{}
+	if ctx != nil {
+		stop = ctx.Done()
+	}
+	select {
+	case r := <-done:
+		return r.v, r.err
+	case <-stop:
+	}
+	t := time.NewTimer(outputGrace)
+	defer t.Stop()
+	select {
+	case r := <-done:
+		return r.v, r.err
+	case <-t.C:
+		var zero T
+		return zero, ctx.Err()
+	}
 }
 
 // logFilterNote says which filters left nothing.

@@ -153,23 +153,8 @@ func protectRun(cmd *cobra.Command, opts *protectOptions) error {
 
 	res := &configEdit{Path: s.Loc.ConfigPath, DryRun: opts.DryRun}
 	if len(plan) > 0 {
-		if !opts.DryRun && !opts.Unprotect {
-			// The wrapped approvals first: were the edit to fail, an unused
-			// approval is left, never a hook the agent would not register.
-			if err := carryApprovals(opts.f, s, plan, false); err != nil {
-				return err
-			}
-		}
-		res, err = editConfig(cmd, opts.f, s, opts.DryRun, func(old []byte) ([]byte, error) {
-			return hooks.RewriteCommands(old, plan)
-		})
-		if err != nil {
+		if res, err = protectWrite(cmd, opts, s, plan); err != nil {
 			return err
-		}
-		if !opts.DryRun {
-			if err := carryApprovals(opts.f, s, plan, true); err != nil {
-				return fmt.Errorf("the config %s was rewritten, but carrying the approvals over failed: %w", res.Path, err)
-			}
 		}
 	}
 
@@ -257,6 +242,38 @@ func guardOf(wrapped string) string {
 	return wrapped
 }
 
+// protectWrite makes the plan's changes: the approvals and the config's
+// rewrite, all under the config's lock, so that prune (which decides under
+// it) never sees approvals for a config not yet renamed, and another edit
+// never slips between them (SPEC §29 item 1).
+func protectWrite(cmd *cobra.Command, opts *protectOptions, s *hooks.Setup, plan []hooks.Rewrap) (*configEdit, error) {
+	rewrite := func(old []byte) ([]byte, error) { return hooks.RewriteCommands(old, plan) }
+	if opts.DryRun {
+		return editConfig(cmd, opts.f, s, true, rewrite)
+	}
+	unlock, err := lockConfig(cmd, opts.f, s)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	if !opts.Unprotect {
+		// The wrapped approvals first: were the edit to fail, an unused
+		// approval is left, never a hook the agent would not register.
+		if err := carryApprovals(opts.f, s, plan, false); err != nil {
+			return nil, err
+		}
+	}
+	res, err := editConfigWith(cmd, opts.f, s, false, true, rewrite)
+	var unsynced *allowlist.DirSyncError
+	if err != nil && !errors.As(err, &unsynced) {
+		return nil, err
+	}
+	if err := carryApprovals(opts.f, s, plan, true); err != nil {
+		return nil, fmt.Errorf("the config %s was rewritten, but carrying the approvals over failed: %w", res.Path, err)
+	}
+	return res, err // nil, or the config's folder that could not be synced
+}
+
 // selectSpecs picks the shell hooks named (by the command as written, as
 // expanded, or the command a guard runs) or every one with --all; a name
 // that matches no hook is refused.
@@ -287,20 +304,20 @@ func selectSpecs(specs []hookspec.Spec, opts *protectOptions) ([]hookspec.Spec, 
 // the old ones (dropOld true), under the allowlist's lock.
 func carryApprovals(f *Factory, s *hooks.Setup, plan []hooks.Rewrap, dropOld bool) error {
 	warnings, err := s.Store.Update(func(l *allowlist.List) error {
-		changed := false
+		// All at once: one pass over the list, not one per hook (SPEC §29).
+		var approve []allowlist.Entry
+		drop := map[allowlist.Key]bool{}
 		for _, r := range plan {
 			switch {
 			case !r.HasOld:
 			case dropOld:
-				if l.RevokeEvent(r.Old.Event, r.Old.Command) > 0 {
-					changed = true
-				}
+				drop[r.Old.Key()] = true
 			default:
-				l.Approve(r.New)
-				changed = true
+				approve = append(approve, r.New)
 			}
 		}
-		if !changed {
+		l.ApproveAll(approve)
+		if l.RevokeKeys(drop) == 0 && len(approve) == 0 {
 			return allowlist.ErrUnchanged
 		}
 		return nil

@@ -4,6 +4,9 @@ import (
 	"fmt"
 
 	"github.com/spf13/cobra"
+
+	"github.com/hermes-hooks/hermes/internal/allowlist"
+	"github.com/hermes-hooks/hermes/internal/hooks"
 )
 
 type pruneOptions struct {
@@ -72,9 +75,7 @@ func pruneRun(cmd *cobra.Command, opts *pruneOptions) error {
 	if err != nil {
 		return err
 	}
-	asked := false
 	if !opts.DryRun && len(stale) > 0 && !opts.Yes {
-		asked = true
 		if !ios.CanPrompt() {
 			return usageErrorf("removing %d stale allowlist entry(ies) off a terminal needs --yes (see them with --dry-run)", len(stale))
 		}
@@ -96,19 +97,10 @@ func pruneRun(cmd *cobra.Command, opts *pruneOptions) error {
 	}
 	gone := stale
 	if !opts.DryRun && len(stale) > 0 {
-		if asked {
-			// The config may have changed while the question was open (a
-			// hook added and approved meanwhile): judged against it anew.
-			if s, err = opts.f.LoadWithAllowlist(cmd); err != nil {
-				return err
-			}
-		}
-		// Exactly the entries shown, decided again under the lock: another
+		// Exactly the entries shown, decided again under the locks: another
 		// process may have changed the file since it was read (SPEC §13.2
-		// rule 4).
-		gone, warnings, err = s.PruneShown(stale)
-		printWarnings(ios, nil, warnings)
-		if err != nil {
+		// rule 4), or be halfway through protecting hooks (SPEC §29).
+		if s, gone, err = pruneLocked(cmd, opts.f, s, stale); err != nil {
 			return err
 		}
 	}
@@ -139,6 +131,25 @@ func pruneRun(cmd *cobra.Command, opts *pruneOptions) error {
 		fmt.Fprintf(w, "  %s  %s\n", esc(gone[i].Event), esc(shown))
 	}
 	return nil
+}
+
+// pruneLocked removes the stale entries shown that are stale still, judged
+// against the config read under the config's lock (the one protect and
+// unprotect hold across their allowlist writes and the config's rename):
+// the config may have changed while the question was open, or an edit may
+// have been halfway through. It returns the setup judged against.
+func pruneLocked(cmd *cobra.Command, f *Factory, s *hooks.Setup, shown []allowlist.Entry) (*hooks.Setup, []allowlist.Entry, error) {
+	unlock, err := lockConfig(cmd, f, s)
+	if err != nil {
+		return s, nil, err
+	}
+	defer unlock()
+	if s, err = f.LoadWithAllowlist(cmd); err != nil {
+		return s, nil, err
+	}
+	gone, warnings, err := s.PruneShown(shown)
+	printWarnings(f.IO, nil, warnings)
+	return s, gone, err
 }
 
 func entriesNoun(n int) string {

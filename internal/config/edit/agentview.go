@@ -34,8 +34,18 @@ func agentView(src []byte) (v any, ok bool) {
 	if err := yaml.Unmarshal(src, &root); err != nil {
 		return nil, false
 	}
-	budget := maxAgentNodes
-	v = agentValue(&root, &budget)
+	return agentViewOf(&root, len(src))
+}
+
+// agentViewOf is agentView of a parsed document (nil: empty) of size bytes.
+// The budget grows with the file: without aliases a document has fewer
+// nodes than bytes, so only aliases that expand enormously exhaust it.
+func agentViewOf(root *yaml.Node, size int) (v any, ok bool) {
+	if root == nil {
+		return nil, true
+	}
+	budget := max(maxAgentNodes, 2*size)
+	v = agentValue(root, &budget)
 	return v, budget >= 0
 }
 

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"sync/atomic"
 
+	"github.com/hermes-hooks/hermes/internal/allowlist"
 	"github.com/hermes-hooks/hermes/internal/filelock"
 	"github.com/hermes-hooks/hermes/internal/fileowner"
 )
@@ -69,6 +70,35 @@ type Options struct {
 	// the edit with nothing written when it is done (Ctrl-C, SIGTERM),
 	// however long the change takes.
 	Lock filelock.Wait
+	// Held: the caller holds the lock already (Lock), across this edit and
+	// other writes that must not interleave with another process's view of
+	// the config (protect's approvals, SPEC §29); UpdateFile does not take
+	// it again.
+	Held bool
+}
+
+// Lock takes the lock every edit of the config at path holds (LockPath of
+// its Target), for a caller that must hold it across more than one edit
+// (Options.Held), with UpdateFile's errors.
+func Lock(path string, w filelock.Wait) (unlock func(), err error) {
+	target, err := Target(path)
+	if err != nil {
+		return nil, err
+	}
+	unlock, err = filelock.Lock(LockPath(target), w)
+	if err != nil {
+		var te *filelock.TimeoutError
+		var oe *filelock.ErrOpen
+		switch {
+		case errors.As(err, &te):
+			return nil, fmt.Errorf("gave up waiting for the config lock %s after %s (another hermes is editing %s); nothing was written, try again or wait longer with --lock-timeout",
+				te.Path, te.Waited.Round(1e6), target)
+		case errors.As(err, &oe):
+			return nil, fmt.Errorf("cannot create the config lock %s: %v; %s is unchanged", oe.Path, oe.Err, target)
+		}
+		return nil, err
+	}
+	return unlock, nil
 }
 
 // ErrKeptChanging is an edit given up because the file kept changing (or
@@ -99,18 +129,11 @@ func UpdateFile(path string, opt Options, change func(old []byte) ([]byte, error
 	if err != nil {
 		return nil, nil, err
 	}
-	unlock, err := filelock.Lock(LockPath(target), opt.Lock)
-	if err != nil {
-		var te *filelock.TimeoutError
-		var oe *filelock.ErrOpen
-		switch {
-		case errors.As(err, &te):
-			return nil, nil, fmt.Errorf("gave up waiting for the config lock %s after %s (another hermes is editing %s); nothing was written, try again or wait longer with --lock-timeout",
-				te.Path, te.Waited.Round(1e6), target)
-		case errors.As(err, &oe):
-			return nil, nil, fmt.Errorf("cannot create the config lock %s: %v; %s is unchanged", oe.Path, oe.Err, target)
+	unlock := func() {}
+	if !opt.Held {
+		if unlock, err = Lock(path, opt.Lock); err != nil {
+			return nil, nil, err
 		}
-		return nil, nil, err
 	}
 	// The work runs on its own goroutine so that an interrupt ends the
 	// edit at once, even in the middle of parsing a large file; the gate
@@ -194,7 +217,11 @@ func updateLocked(ctx context.Context, target string, change func([]byte) ([]byt
 			os.Remove(tmp)
 			return cur.data, nil, fmt.Errorf("replacing %s: %w", target, err)
 		}
-		syncDir(filepath.Dir(target))
+		if err := syncDir(filepath.Dir(target)); err != nil {
+			// Replaced, but the rename may not survive a crash: said as
+			// for the allowlist, never silent (SPEC §29 item 9).
+			return cur.data, updated, &allowlist.DirSyncError{Path: target, Dir: filepath.Dir(target), Err: err}
+		}
 		return cur.data, updated, nil
 	}
 	if shrank {
@@ -264,9 +291,22 @@ func writeTemp(target string, data []byte, mode fs.FileMode) (string, error) {
 	return name, nil
 }
 
-func syncDir(dir string) {
-	if d, err := os.Open(dir); err == nil {
-		_ = d.Sync()
-		d.Close()
+// Fault, when not nil, is asked before the folder of an edited file is
+// synced (op "syncdir", the folder's path); an error it returns stands for
+// the fsync's. It is the seam through which tests inject an I/O error, as
+// allowlist.Fault is for the allowlist; nothing else sets it.
+var Fault func(op, path string) error
+
+func syncDir(dir string) error {
+	if Fault != nil {
+		if err := Fault("syncdir", dir); err != nil {
+			return err
+		}
 	}
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return d.Sync()
 }

@@ -52,6 +52,8 @@ type Doc struct {
 	root  *yaml.Node
 	nl    string // line end used by the file: "\n" or "\r\n"
 	lines []int  // byte offset in body where each line starts
+	// aliases: see aliasesByTarget (nil until asked).
+	aliases map[*yaml.Node][]*yaml.Node
 }
 
 // Parse reads src. An empty src (or one holding only comments) is a valid
@@ -190,8 +192,14 @@ func isBlank(s string) bool { return strings.TrimSpace(s) == "" }
 func isComment(s string) bool { return strings.HasPrefix(strings.TrimLeft(s, " \t"), "#") }
 
 // reused reports whether an alias elsewhere in the file refers to n or to
-// a node inside it: editing n would change those places too.
+// a node inside it: editing n would change those places too. It costs the
+// size of n (the aliases of the file are found once per Doc), so checking
+// every item of a long list stays linear.
 func (d *Doc) reused(n *yaml.Node) bool {
+	aliases := d.aliasesByTarget()
+	if len(aliases) == 0 {
+		return false
+	}
 	inside := map[*yaml.Node]bool{}
 	var mark func(*yaml.Node)
 	mark = func(x *yaml.Node) {
@@ -201,29 +209,30 @@ func (d *Doc) reused(n *yaml.Node) bool {
 		}
 	}
 	mark(n)
-	found := false
-	var walk func(*yaml.Node)
-	walk = func(x *yaml.Node) {
-		if x.Kind == yaml.AliasNode && inside[x.Alias] && !inside[x] {
-			found = true
-		}
-		for _, c := range x.Content {
-			walk(c)
+	for x := range inside {
+		for _, a := range aliases[x] {
+			if !inside[a] {
+				return true
+			}
 		}
 	}
-	if d.root != nil {
-		walk(d.root)
-	}
-	return found
+	return false
 }
 
 // aliasTo reports whether an alias refers to n itself.
-func (d *Doc) aliasTo(n *yaml.Node) bool {
-	found := false
+func (d *Doc) aliasTo(n *yaml.Node) bool { return len(d.aliasesByTarget()[n]) > 0 }
+
+// aliasesByTarget maps each node an alias refers to to those aliases,
+// found in one walk of the document and kept (a Doc does not change).
+func (d *Doc) aliasesByTarget() map[*yaml.Node][]*yaml.Node {
+	if d.aliases != nil {
+		return d.aliases
+	}
+	d.aliases = map[*yaml.Node][]*yaml.Node{}
 	var walk func(*yaml.Node)
 	walk = func(x *yaml.Node) {
-		if x.Kind == yaml.AliasNode && x.Alias == n {
-			found = true
+		if x.Kind == yaml.AliasNode {
+			d.aliases[x.Alias] = append(d.aliases[x.Alias], x)
 		}
 		for _, c := range x.Content {
 			walk(c)
@@ -232,7 +241,7 @@ func (d *Doc) aliasTo(n *yaml.Node) bool {
 	if d.root != nil {
 		walk(d.root)
 	}
-	return found
+	return d.aliases
 }
 
 // aliasToPath reports whether an alias refers to a mapping on path.

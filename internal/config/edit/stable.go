@@ -21,10 +21,17 @@ import (
 // emptyQuietFor for an empty file, the state a rewrite starts from, which a
 // writer stalled by a busy machine can leave for a while — and gives up
 // after settleWithin.
+//
+// When a read lease cannot be had (a process holds the file open for
+// writing: an editor, a log shipper, often idle for hours), the bytes alone
+// must tell: the reads must agree, and the file stay unmodified, over
+// writerQuietFor (SPEC §29 item 8) — far longer than any pause of a program
+// in the middle of a save.
 const (
-	quietFor      = 10 * time.Millisecond
-	emptyQuietFor = 250 * time.Millisecond
-	settleWithin  = 3 * time.Second
+	quietFor       = 10 * time.Millisecond
+	emptyQuietFor  = 250 * time.Millisecond
+	writerQuietFor = 300 * time.Millisecond
+	settleWithin   = 3 * time.Second
 )
 
 // snapshot is one read of the file: its bytes and what identifies the
@@ -37,8 +44,12 @@ type snapshot struct {
 	size     int64
 	mtime    time.Time
 	whole    bool // nothing changed the file while it was read
-	parsed   bool
-	settings int // the values of the document, when parsed
+	// writerOpen: a process had the file open for writing (no read lease
+	// could be had); see writerQuietFor.
+	writerOpen bool
+	readAt     time.Time
+	parsed     bool
+	settings   int // the values of the document, when parsed
 }
 
 // same: two reads of one version of the file.
@@ -80,7 +91,7 @@ func readOnce(path string) (snapshot, error) {
 	case unix.EAGAIN:
 		writing = true
 	}
-	s := snapshot{exists: true, mode: fi.Mode().Perm(), size: fi.Size(), mtime: fi.ModTime()}
+	s := snapshot{exists: true, mode: fi.Mode().Perm(), size: fi.Size(), mtime: fi.ModTime(), writerOpen: writing, readAt: time.Now()}
 	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
 		s.dev, s.ino = uint64(st.Dev), st.Ino
 	}
@@ -96,7 +107,7 @@ func readOnce(path string) (snapshot, error) {
 	// Whole: the size and time did not move while reading, the bytes are
 	// as many as the size said, and the path still names this file.
 	s.whole = after.Size() == s.size && after.ModTime().Equal(s.mtime) && int64(len(s.data)) == s.size
-	if now, err := os.Stat(path); err != nil || !os.SameFile(fi, now) || writing {
+	if now, err := os.Stat(path); err != nil || !os.SameFile(fi, now) {
 		s.whole = false
 	}
 	return s, nil
@@ -124,12 +135,21 @@ func readStable(ctx context.Context, path string, known *snapshot) (snapshot, er
 	if known != nil && known.exists {
 		parsedData, parsedOK, parsedCount = known.data, known.parsed, known.settings
 	}
+	// agreeing: since when the reads have agreed (for writerQuietFor); an
+	// earlier read of this edit that agrees counts from its time.
+	agreeing := prev.readAt
+	if known != nil && prev.same(*known) {
+		agreeing = known.readAt
+	}
 	for {
 		cur, err := readOnce(path)
 		if err != nil {
 			return snapshot{}, err
 		}
 		late := time.Since(start) >= settleWithin
+		if !cur.same(prev) {
+			agreeing = cur.readAt
+		}
 		if cur.same(prev) {
 			if !cur.exists {
 				return cur, nil
@@ -145,17 +165,27 @@ func readStable(ctx context.Context, path string, known *snapshot) (snapshot, er
 			}
 			idle := time.Since(cur.mtime)
 			quiet := idle >= need || idle < -time.Second // a time in the future: not ours to judge
+			if cur.writerOpen {
+				// No lease: only a long agreement tells an idle writer
+				// from one stalled in the middle of a save.
+				agreed := cur.readAt.Sub(agreeing)
+				quiet = (idle >= writerQuietFor || idle < -time.Second) && agreed >= writerQuietFor
+			}
 			if quiet && (cur.parsed || late) {
 				return cur, nil
 			}
-			if !quiet {
+			if !quiet && !cur.writerOpen {
 				delay = max(delay, min(need-idle, 20*time.Millisecond))
 			}
 		}
 		if late {
 			return snapshot{}, fmt.Errorf("%s %w: another program is writing it; nothing was written, try again", path, ErrKeptChanging)
 		}
-		t := time.NewTimer(delay)
+		pause := delay
+		if cur.writerOpen {
+			pause = writerQuietFor / 8 // a whole read each time: not too often
+		}
+		t := time.NewTimer(pause)
 		select {
 		case <-ctx.Done():
 			t.Stop()

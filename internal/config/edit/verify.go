@@ -48,7 +48,14 @@ func (d *Doc) finish(sp []splice, want func(old any) (any, error)) ([]byte, erro
 // applySplices returns body with the splices applied, in one pass: the
 // bytes between splices are copied once whatever their number.
 func applySplices(body []byte, sp []splice) ([]byte, error) {
-	sort.Slice(sp, func(i, j int) bool { return sp[i].start < sp[j].start })
+	// At one position an insertion goes before a cut that starts there
+	// (enable puts an entry back right where hooks_disabled: began).
+	sort.SliceStable(sp, func(i, j int) bool {
+		if sp[i].start != sp[j].start {
+			return sp[i].start < sp[j].start
+		}
+		return sp[i].end == sp[i].start && sp[j].end != sp[j].start
+	})
 	grow := 0
 	for i, s := range sp {
 		if i > 0 && s.start < sp[i-1].end {

@@ -142,6 +142,7 @@ func (g *run) exec(d Dialect) int {
 	res := shell.Result{Stdout: pystr.DecodeText(kept.buf), StdoutTruncated: kept.truncated, Elapsed: time.Since(g.start)}
 	var sig syscall.Signal
 	code := 0
+	final := kept.buf // what the agent reads on stdout
 	switch {
 	case err != nil:
 		res.Err = err.Error()
@@ -162,6 +163,7 @@ func (g *run) exec(d Dialect) int {
 		stderr := <-errKept
 		out, c, warnings := d.Answer(g.inv, Out{Stdout: kept.buf, Stderr: stderr.buf, Truncated: kept.truncated, Exit: exit})
 		_ = writeAll(out)
+		final = out
 		for _, w := range warnings {
 			fmt.Fprintln(os.Stderr, oneLine("hermes-guard: "+w))
 		}
@@ -169,6 +171,14 @@ func (g *run) exec(d Dialect) int {
 		if c != exit || sig == 0 {
 			sig, code = 0, c
 			res.ExitCode = &code
+		}
+	}
+	if g.inv.FailClosed && g.blocking() {
+		if why := closedGap(sig, code, final, res.StdoutTruncated); why != "" {
+			// The agent would let this call through (SPEC §25): block it.
+			g.record(audit.Record{Status: audit.StatusRan, Result: res, Signal: int(sig)}, g.failClosed(why))
+			wit.finish()
+			return 2
 		}
 	}
 	g.record(audit.Record{Status: audit.StatusRan, Result: res, Signal: int(sig)}, g.judge(res).Answer)

@@ -2,8 +2,14 @@
 and reads its answer (_evaluate_result, SPEC §7), for the guard's proof.
 
 Reads one JSON request on stdin: {"argv": [...], "payload": "...",
-"timeout": seconds, "event": "..."}; prints one JSON object: returncode,
-stdout, stderr, timed_out and answer.
+"timeout": seconds, "event": "...", "fail_closed": bool (optional),
+"env": {...} (optional, the hook's whole environment)}; prints one JSON
+object: returncode, stdout, stderr, timed_out, spawn_error and answer.
+
+fail_closed is read as the agent reads it (SPEC §25, upstream issue
+#102417): a spawn error, a timeout, or stdout that is not a JSON object
+blocks; a death by signal, or a non-zero exit with nothing on stdout, does
+not (the gap a fail-closed guard closes).
 """
 import json
 import os
@@ -12,9 +18,10 @@ import subprocess
 import sys
 
 
-def spawn(argv, payload, timeout):
+def spawn(argv, payload, timeout, env=None):
     proc = subprocess.Popen(
         argv,
+        env=env,
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -90,11 +97,36 @@ def evaluate(event, returncode, stdout, stderr, timed_out):
     return None
 
 
+def failed_closed(argv, reason):
+    return {"action": "block", "message": "hook %s failed closed: %s" % (" ".join(argv), reason)}
+
+
+def is_object(out):
+    try:
+        return isinstance(json.loads(out), dict)
+    except ValueError:
+        return False
+
+
 def main():
     req = json.load(sys.stdin)
-    rc, out, err, timed_out = spawn(req["argv"], req["payload"], req["timeout"])
+    argv, event = req["argv"], req["event"]
+    fail_closed = bool(req.get("fail_closed")) and event == "pre_tool_call"
+    try:
+        rc, out, err, timed_out = spawn(argv, req["payload"], req["timeout"], req.get("env"))
+    except OSError as e:
+        json.dump({"returncode": None, "stdout": "", "stderr": "", "timed_out": False,
+                   "spawn_error": str(e),
+                   "answer": failed_closed(argv, str(e)) if fail_closed else None}, sys.stdout)
+        return
+    answer = evaluate(event, rc, out, err, timed_out)
+    if fail_closed and answer is None:
+        if timed_out:
+            answer = failed_closed(argv, "timed out after %ss" % req["timeout"])
+        elif out.strip() and not is_object(out.strip()):
+            answer = failed_closed(argv, "unparseable stdout (expected a JSON object)")
     json.dump({"returncode": rc, "stdout": out, "stderr": err, "timed_out": timed_out,
-               "answer": evaluate(req["event"], rc, out, err, timed_out)}, sys.stdout)
+               "spawn_error": None, "answer": answer}, sys.stdout)
 
 
 main()

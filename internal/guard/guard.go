@@ -56,7 +56,16 @@ func Main(args []string) int {
 	g.command = entry.Command
 	d, derr := dialectOf(inv)
 	judged, noScript := Judged(inv)
-	v := trust.Decide(list, trust.Hook{Event: inv.Event, Command: entry.Command, Argv: judged, NoScript: noScript, Home: g.userHome}, Settings)
+	th := trust.Hook{Event: inv.Event, Command: entry.Command, Argv: judged, NoScript: noScript, Home: g.userHome}
+	v := trust.Decide(list, th, Settings)
+	if v.Drift == allowlist.DriftModified {
+		// Read before the script was hashed, the allowlist may predate an
+		// edit whose new content is now at the path (SPEC §25): read once
+		// more, after the hash, and it approves that content if edit did.
+		if again, _, err := allowlist.Open(g.hermesHome).Read(); err == nil {
+			v = trust.Decide(again, th, Settings)
+		}
+	}
 	g.sha = v.SHA256()
 	if !v.Allowed() {
 		next := "see what changed with: hermes hooks diff " + shell.Quote(g.innerText()) + ", then approve it with: hermes hooks accept " + shell.Quote(g.innerText())

@@ -129,4 +129,5 @@ def main():
                "spawn_error": None, "answer": answer}, sys.stdout)
 
 
-main()
+if __name__ == "__main__":
+    main()

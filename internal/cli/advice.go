@@ -24,6 +24,6 @@ func printFailClosedAdvice(f *Factory, s *hooks.Setup, _ *allowlist.List, hs []h
 			continue
 		}
 		fmt.Fprintf(f.IO.ErrOut, "%s %s hook %s: %s (hermes hooks protect --fail-closed %s)\n",
-			f.IO.ErrColors().WarningIcon(), esc(h.Event), esc(h.InnerShown()), hooks.FailClosedAdvice, shell.Quote(h.InnerShown()))
+			f.IO.ErrColors().WarningIcon(), esc(h.Event), esc(h.Named()), hooks.FailClosedAdvice, shell.Quote(h.Named()))
 	}
 }

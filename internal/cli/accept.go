@@ -280,6 +280,7 @@ func acceptRun(cmd *cobra.Command, opts *acceptOptions) error {
 		fmt.Fprintf(ios.Out, "%s approved  %s  %s  (%s)\n", cs.SuccessIcon(), esc(e.Event), esc(chosen[i].Spec.Named()), hash)
 	}
 	fmt.Fprintf(ios.Out, "Allowlist: %s\n", esc(s.Store.Path))
+	printFailClosedAdvice(opts.f, s, list, chosen)
 	return nil
 }
 

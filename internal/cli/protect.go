@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/hermes-hooks/hermes/internal/allowlist"
+	"github.com/hermes-hooks/hermes/internal/answer"
 	"github.com/hermes-hooks/hermes/internal/hooks"
 	"github.com/hermes-hooks/hermes/internal/hookspec"
 )
@@ -21,6 +22,9 @@ type protectOptions struct {
 	All       bool
 	DryRun    bool
 	JSON      bool
+	// FailClosed (protect only): the selected pre_tool_call hooks get
+	// fail_closed: true and a guard with --fail-closed (SPEC §25).
+	FailClosed bool
 }
 
 func newCmdProtect(f *Factory, runF func(*protectOptions) error) *cobra.Command {
@@ -79,6 +83,9 @@ other line of the config stay as they are.`
 	fl.BoolVar(&opts.All, "all", false, "every shell hook of the config")
 	fl.BoolVar(&opts.DryRun, "dry-run", false, "print the diff of the config file and change nothing")
 	fl.BoolVar(&opts.JSON, "json", false, "print JSON (see docs/json.md)")
+	if !unprotect {
+		fl.BoolVar(&opts.FailClosed, "fail-closed", false, "set fail_closed: true on the selected pre_tool_call hooks and guard them with --fail-closed, so that a crash, an exit with no answer or a refusal blocks the call")
+	}
 	cmd.ValidArgsFunction = completeConfigCommands(f)
 	return cmd
 }
@@ -122,12 +129,20 @@ func protectRun(cmd *cobra.Command, opts *protectOptions) error {
 			return err
 		}
 		var r []hooks.Refused
+		if opts.FailClosed {
+			specs = withFailClosed(specs)
+		}
 		plan, r = s.PlanProtect(specs, list, path, env)
 		refused = append(refused, r...)
+		if opts.FailClosed {
+			more, r := s.PlanFailClosed(specs, list, env)
+			plan, refused = append(plan, more...), append(refused, r...)
+		}
 	}
+	failClosed := failClosedCommands(opts, specs, plan, refused)
 
 	res := &configEdit{Path: s.Loc.ConfigPath, DryRun: opts.DryRun}
-	if len(plan) > 0 {
+	if len(plan) > 0 || len(failClosed) > 0 {
 		if !opts.DryRun && !opts.Unprotect {
 			// The wrapped approvals first: were the edit to fail, an unused
 			// approval is left, never a hook the agent would not register.
@@ -136,7 +151,11 @@ func protectRun(cmd *cobra.Command, opts *protectOptions) error {
 			}
 		}
 		res, err = editConfig(cmd, opts.f, s, opts.DryRun, func(old []byte) ([]byte, error) {
-			return hooks.RewriteCommands(old, plan)
+			out, err := hooks.RewriteCommands(old, plan)
+			if err != nil || len(failClosed) == 0 {
+				return out, err
+			}
+			return hooks.SetFailClosed(out, failClosed)
 		})
 		if err != nil {
 			return err
@@ -178,12 +197,23 @@ func protectRun(cmd *cobra.Command, opts *protectOptions) error {
 				}
 				fmt.Fprintln(ios.Out, "Note: agent processes already running keep the hooks they registered; restart them for this to apply.")
 			}
+		} else if res.Changed {
+			reportEdit(opts.f, s, res, fmt.Sprintf("set fail_closed: true in %s", res.Path))
 		} else if len(refused) == 0 {
 			fmt.Fprintf(ios.ErrOut, "No hook to %s: the hooks selected are %s already; nothing was written\n",
 				strings.TrimSuffix(verb, "ed"), verb)
 		}
 		for _, r := range refused {
 			fmt.Fprintf(ios.ErrOut, "%s not %s: %s hook %s: %s\n", ios.Colors().FailureIcon(), verb, esc(r.Event), esc(r.Command), esc(r.Reason))
+		}
+		if !opts.Unprotect && !opts.DryRun {
+			var hs []hooks.ShellHook
+			for _, sp := range specs {
+				if slices.ContainsFunc(plan, func(r hooks.Rewrap) bool { return r.Event == sp.Event && r.From == sp.Shown() }) {
+					hs = append(hs, s.Inspect(sp, list))
+				}
+			}
+			printFailClosedAdvice(opts.f, s, list, hs)
 		}
 	}
 	if len(refused) > 0 {
@@ -245,4 +275,39 @@ func carryApprovals(f *Factory, s *hooks.Setup, plan []hooks.Rewrap, dropOld boo
 		return nil
 	}
 	return err
+}
+
+// withFailClosed is specs with fail_closed on for the pre_tool_call hooks:
+// protect --fail-closed wraps them with the flag (SPEC §25).
+func withFailClosed(specs []hookspec.Spec) []hookspec.Spec {
+	out := slices.Clone(specs)
+	for i := range out {
+		if out[i].Event == answer.EventPreToolCall {
+			out[i].FailClosed = true
+		}
+	}
+	return out
+}
+
+// failClosedCommands are the commands (as written after the rewrite) of
+// the selected pre_tool_call hooks that get fail_closed: true in the
+// config with protect --fail-closed: those planned, and those protected
+// already; a refused hook is left as it is.
+func failClosedCommands(opts *protectOptions, specs []hookspec.Spec, plan []hooks.Rewrap, refused []hooks.Refused) map[string]bool {
+	if !opts.FailClosed || opts.Unprotect {
+		return nil
+	}
+	out := map[string]bool{}
+	planned := map[string]bool{}
+	for _, r := range plan {
+		if r.Event == answer.EventPreToolCall {
+			out[r.To], planned[r.From] = true, true
+		}
+	}
+	for _, sp := range specs {
+		if sp.Event == answer.EventPreToolCall && sp.Protected() && !planned[sp.Shown()] && !slices.ContainsFunc(refused, func(r hooks.Refused) bool { return r.Event == sp.Event && sp.Names(r.Command) }) {
+			out[sp.Shown()] = true
+		}
+	}
+	return out
 }

@@ -27,6 +27,8 @@ type editOptions struct {
 	From    string
 	Yes     bool
 	SHA256  string
+	// File is which file of the hook's code to edit, when it has several.
+	File string
 }
 
 func newCmdEdit(f *Factory, runF func(*editOptions) error) *cobra.Command {
@@ -75,6 +77,7 @@ and its path printed. Off a terminal, --from FILE is the new content and
 	fl.StringVar(&opts.From, "from", "", "take the new content from `FILE` instead of opening an editor")
 	fl.BoolVarP(&opts.Yes, "yes", "y", false, "do not ask (needed off a terminal)")
 	fl.StringVar(&opts.SHA256, "sha256", "", "approve only if the new content's sha256 is `HEX`")
+	fl.StringVar(&opts.File, "file", "", "the `FILE` of the hook's code to edit, when its code is in several files")
 	cmd.ValidArgsFunction = completeCommands(f)
 	_ = cmd.RegisterFlagCompletionFunc("event", completeShellEvents(f))
 	return cmd
@@ -93,13 +96,21 @@ func editRun(cmd *cobra.Command, opts *editOptions) error {
 	if err != nil {
 		return err
 	}
-	current, err := regfile.ReadFile(h.Script)
+	file, err := chooseEditFile(opts.f, s, h, opts.File)
 	if err != nil {
-		return fmt.Errorf("cannot read the script %s of %s hook %q: %w", h.Script, h.Event, h.Shown(), err)
+		return err
+	}
+	pinned := hooks.Pinned(h, file)
+	current, err := regfile.ReadFile(file)
+	if err != nil {
+		return fmt.Errorf("cannot read %s of %s hook %q: %w", file, h.Event, h.Shown(), err)
 	}
 	approved, approvedSHA, ok := s.ApprovedBytes(h)
 	label := "approved (" + short(approvedSHA) + ")"
-	if !ok {
+	switch {
+	case !pinned:
+		approved, label = current, "now"
+	case !ok:
 		approved, label = current, "now (not approved)"
 	}
 
@@ -111,7 +122,7 @@ func editRun(cmd *cobra.Command, opts *editOptions) error {
 			return fmt.Errorf("cannot read --from %s: %w", opts.From, err)
 		}
 	} else {
-		if copyPath, err = editorCopy(h.Script, current); err != nil {
+		if copyPath, err = editorCopy(file, current); err != nil {
 			return err
 		}
 		if err := runEditor(cmd, opts.f, copyPath); err != nil {
@@ -125,20 +136,24 @@ func editRun(cmd *cobra.Command, opts *editOptions) error {
 	if opts.SHA256 != "" && newSHA != opts.SHA256 {
 		return fmt.Errorf("sha256 mismatch: expected %s, the new content (%s) has %s; nothing changed", opts.SHA256, copyPath, newSHA)
 	}
-	if bytes.Equal(edited, current) && h.Allowed() {
-		fmt.Fprintf(ios.ErrOut, "No change: %s is as approved; nothing was written (the copy is at %s)\n", esc(h.Script), esc(copyPath))
+	if bytes.Equal(edited, current) && (h.Allowed() || !pinned) {
+		fmt.Fprintf(ios.ErrOut, "No change: %s is as it was; nothing was written (the copy is at %s)\n", esc(file), esc(copyPath))
 		return nil
 	}
 	w := ios.PromptOut()
 	if !opts.Yes {
-		fmt.Fprintf(w, "  %s  %s  (script: %s)\n", esc(h.Event), esc(h.Shown()), esc(h.Script))
-		diff := udiff.Unified(label, h.Script+" (edited, "+short(newSHA)+")", string(approved), string(edited))
+		fmt.Fprintf(w, "  %s  %s  (file: %s)\n", esc(h.Event), esc(h.Named()), esc(file))
+		diff := udiff.Unified(label, file+" (edited, "+short(newSHA)+")", string(approved), string(edited))
 		if diff == "" {
 			fmt.Fprintln(w, "  (the edited content is the approved content)")
 		}
 		fmt.Fprint(w, colorDiff(ios.Colors(), diff))
 		fmt.Fprintf(w, "  new sha256: %s\n", newSHA)
-		yes, err := opts.f.Prompter.Confirm(fmt.Sprintf("Replace %s with this and approve it? It runs with your full user credentials.", h.Script), "", false)
+		question := fmt.Sprintf("Replace %s with this and approve it? It runs with your full user credentials.", file)
+		if !pinned {
+			question = fmt.Sprintf("Replace %s with this? It runs with your full user credentials.", file)
+		}
+		yes, err := opts.f.Prompter.Confirm(question, "", false)
 		if err != nil {
 			return fmt.Errorf("%w (your edited copy is kept at %s)", err, copyPath)
 		}
@@ -147,13 +162,17 @@ func editRun(cmd *cobra.Command, opts *editOptions) error {
 			return nil
 		}
 	}
-	entry, warnings, err := s.ReplaceScript(h, edited, newSHA, allowlist.ViaAccept, opts.f.Now())
+	entry, warnings, err := s.ReplaceFile(h, file, edited, newSHA, allowlist.ViaAccept, opts.f.Now())
 	printWarnings(ios, nil, warnings)
 	if err != nil {
 		return fmt.Errorf("%w (your edited copy is at %s)", err, copyPath)
 	}
 	cs := ios.Colors()
-	fmt.Fprintf(ios.Out, "%s replaced %s and approved it  %s  %s  (sha256 %s…)\n", cs.SuccessIcon(), esc(h.Script), esc(entry.Event), esc(h.Spec.Named()), entry.ScriptSHA256[:12])
+	if pinned {
+		fmt.Fprintf(ios.Out, "%s replaced %s and approved it  %s  %s  (sha256 %s…)\n", cs.SuccessIcon(), esc(file), esc(entry.Event), esc(h.Spec.Named()), entry.ScriptSHA256[:12])
+	} else {
+		fmt.Fprintf(ios.Out, "%s replaced %s (sha256 %s…); the hook's approval pins %s, which did not change\n", cs.SuccessIcon(), esc(file), newSHA[:12], esc(h.Script))
+	}
 	if opts.From == "" {
 		os.RemoveAll(filepath.Dir(copyPath))
 	}

@@ -52,16 +52,29 @@ func (s *Setup) ReplaceScript(h ShellHook, content []byte, wantSHA256, via strin
 	if !h.HasScriptFile() || h.NoScript {
 		return allowlist.Entry{}, nil, fmt.Errorf("%s hook %q has no script file to edit", h.Event, h.Shown())
 	}
-	target, err := filepath.EvalSymlinks(h.Script)
+	return s.ReplaceFile(h, h.Script, content, wantSHA256, via, now)
+}
+
+// Pinned reports whether the approval of h records the bytes of file:
+// today the §4 script alone. When the trust decision pins every file of a
+// hook's code (SPEC §23, package code), this says so for each of them, and
+// ReplaceFile records the new sha256 of whichever was edited.
+func Pinned(h ShellHook, file string) bool { return file == h.Script }
+
+// ReplaceFile is ReplaceScript for any file of h's code. For a file the
+// approval does not pin (Pinned), the new bytes replace it atomically and
+// no approval changes (the Entry returned is zero).
+func (s *Setup) ReplaceFile(h ShellHook, file string, content []byte, wantSHA256, via string, now time.Time) (allowlist.Entry, []string, error) {
+	target, err := filepath.EvalSymlinks(file)
 	if err != nil {
-		return allowlist.Entry{}, nil, fmt.Errorf("cannot edit %s: %w", h.Script, err)
+		return allowlist.Entry{}, nil, fmt.Errorf("cannot edit %s: %w", file, err)
 	}
 	fi, err := os.Stat(target)
 	if err != nil {
-		return allowlist.Entry{}, nil, fmt.Errorf("cannot edit %s: %w", h.Script, err)
+		return allowlist.Entry{}, nil, fmt.Errorf("cannot edit %s: %w", file, err)
 	}
 	if !fi.Mode().IsRegular() {
-		return allowlist.Entry{}, nil, fmt.Errorf("cannot edit %s: not a regular file", h.Script)
+		return allowlist.Entry{}, nil, fmt.Errorf("cannot edit %s: not a regular file", file)
 	}
 	tmp, err := writeBeside(target, content, fi)
 	if err != nil {
@@ -78,7 +91,15 @@ func (s *Setup) ReplaceScript(h ShellHook, content []byte, wantSHA256, via strin
 		return allowlist.Entry{}, nil, fmt.Errorf("cannot read back %s: %w", tmp, fp.Err)
 	}
 	if wantSHA256 != "" && fp.SHA256 != wantSHA256 {
-		return allowlist.Entry{}, nil, fmt.Errorf("%w for %s: what was shown has %s, what was written has %s; nothing changed", ErrHashMismatch, h.Script, wantSHA256, fp.SHA256)
+		return allowlist.Entry{}, nil, fmt.Errorf("%w for %s: what was shown has %s, what was written has %s; nothing changed", ErrHashMismatch, file, wantSHA256, fp.SHA256)
+	}
+	if !Pinned(h, file) {
+		if err := os.Rename(tmp, target); err != nil {
+			return allowlist.Entry{}, nil, fmt.Errorf("replacing %s: %w", target, err)
+		}
+		renamed = true
+		syncDir(filepath.Dir(target))
+		return allowlist.Entry{}, nil, nil
 	}
 	fp.Path = h.Script
 	entry := allowlist.NewEntry(h.Event, h.Command, via, fp, now)

@@ -41,14 +41,16 @@ func CellOf(a *answer.Answer) Cell {
 }
 
 // Grid runs every fault for each hook (at most parallel runs at once) and
-// returns a row per hook, in order. fields are the payload's.
-func (l *Lab) Grid(ctx context.Context, hs []hooks.ShellHook, fields *pyjson.Object, parallel int) []Row {
+// returns a row per hook, in order. payload gives each hook's payload
+// (fields shape).
+func (l *Lab) Grid(ctx context.Context, hs []hooks.ShellHook, payload func(hooks.ShellHook) *pyjson.Object, parallel int) []Row {
 	rows := make([]Row, len(hs))
 	sem := make(chan struct{}, max(parallel, 1))
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	for i, h := range hs {
 		rows[i] = Row{Hook: h, Cells: map[Fault]Cell{}, Why: map[Fault]string{}}
+		fields := payload(h)
 		wire := l.Wire(h.Event, fields)
 		for _, f := range Faults {
 			wg.Add(1)

@@ -24,6 +24,7 @@ type doctorOptions struct {
 	Chaos         bool
 	ChaosCommands []string
 	ChaosPayload  string
+	ChaosCases    string
 }
 
 func newCmdDoctor(f *Factory, runF func(*doctorOptions) error) *cobra.Command {
@@ -54,7 +55,9 @@ stdout, slow (held past its timeout), edited (a copy with a line appended, not
 approved), unreadable (a copy with mode 000) — and each run is judged as the
 agent judges it (fail_closed included). A row is red when the hook blocks as
 configured but some fault lets the call through; the fixes are printed under
-it. Faults are made in a throwaway folder: your scripts, config and allowlist
+it. The payload is --payload, else a case of --cases FILE (the first of the
+hook's event that expects a block, else its first), else a terminal call of
+rm -rf /. Faults are made in a throwaway folder: your scripts, config and allowlist
 are not written, and the audit log gets no line. Exit 1 when a row is red.`,
 		Example: `  hermes hooks doctor
   hermes hooks doctor --lock hooks.lock.json --expect-hooks 3
@@ -65,8 +68,8 @@ are not written, and the audit log gets no line. Exit 1 when a row is red.`,
 			if len(args) > 0 && !opts.Chaos {
 				return usageErrorf("%s takes no arguments (commands are named with --chaos COMMAND…)", cmd.CommandPath())
 			}
-			if cmd.Flags().Changed("payload") && !opts.Chaos {
-				return usageErrorf("--payload is the payload of --chaos")
+			if (cmd.Flags().Changed("payload") || cmd.Flags().Changed("cases")) && !opts.Chaos {
+				return usageErrorf("--payload and --cases give the payload of --chaos")
 			}
 			if opts.Chaos && (opts.Lock != "" || opts.NoSmoke || cmd.Flags().Changed("expect-hooks")) {
 				return usageErrorf("--chaos draws the fault grid alone: it takes no --lock, --no-smoke or --expect-hooks")
@@ -94,6 +97,7 @@ are not written, and the audit log gets no line. Exit 1 when a row is red.`,
 	cmd.Flags().IntVar(&opts.ExpectHooks, "expect-hooks", -1, "fail when fewer than `N` hooks (shell and gateway) are configured")
 	cmd.Flags().BoolVar(&opts.Chaos, "chaos", false, "run each pre_tool_call hook (or the COMMANDs named) under faults and show which let the call through; exit 1 when any does")
 	cmd.Flags().StringVar(&opts.ChaosPayload, "payload", "", "with --chaos: the payload as a `JSON` object (default: a terminal call of rm -rf /)")
+	cmd.Flags().StringVar(&opts.ChaosCases, "cases", "", "with --chaos: take each hook's payload from the policy case `FILE` (the first case of its event expecting a block, else its first)")
 	cmd.Flags().StringVar(&opts.Lock, "lock", "", "fail on any difference between the home and the lock `FILE` (see 'hermes hooks lock')")
 	return cmd
 }

@@ -10,6 +10,8 @@ import (
 	"github.com/hermes-hooks/hermes/internal/answer"
 	"github.com/hermes-hooks/hermes/internal/chaos"
 	"github.com/hermes-hooks/hermes/internal/hooks"
+	"github.com/hermes-hooks/hermes/internal/hooks/cases"
+	"github.com/hermes-hooks/hermes/internal/pyjson"
 )
 
 // chaosPayload is the payload of --chaos when none is given: the call
@@ -74,6 +76,20 @@ func doctorChaosRun(cmd *cobra.Command, opts *doctorOptions) error {
 		return err
 	}
 	printWarnings(ios, nil, notes)
+	payload := func(hooks.ShellHook) *pyjson.Object { return fields }
+	if opts.ChaosCases != "" && opts.ChaosPayload == "" {
+		list, err := cases.Load(opts.ChaosCases, e.Catalogue)
+		if err != nil {
+			return fmt.Errorf("%w\nNothing was run: fix the case file first", err)
+		}
+		payload = func(h hooks.ShellHook) *pyjson.Object {
+			if c, ok := chaosCase(list, h.Event); ok {
+				ev, _ := e.Catalogue.Lookup(h.Event)
+				return e.Payload(ev, c.Payload, true)
+			}
+			return fields
+		}
+	}
 
 	var hs []hooks.ShellHook
 	for _, spec := range e.Parsed.Specs {
@@ -100,7 +116,7 @@ func doctorChaosRun(cmd *cobra.Command, opts *doctorOptions) error {
 		return err
 	}
 	defer lab.Close()
-	rows := lab.Grid(cmd.Context(), hs, fields, max(opts.Parallel, 2*runtime.NumCPU()))
+	rows := lab.Grid(cmd.Context(), hs, payload, max(opts.Parallel, 2*runtime.NumCPU()))
 	if err := cmd.Context().Err(); err != nil {
 		return CancelError
 	}
@@ -130,6 +146,28 @@ func doctorChaosRun(cmd *cobra.Command, opts *doctorOptions) error {
 		return SilentError
 	}
 	return nil
+}
+
+// chaosCase is the case of a --cases file whose payload puts a hook of
+// event under faults: the first of that event that expects a block (what
+// a guard is there for), else the first of that event.
+func chaosCase(list []cases.Case, event string) (cases.Case, bool) {
+	var first *cases.Case
+	for i, c := range list {
+		if c.Event != event {
+			continue
+		}
+		if a := c.Expect.Action; a != nil && *a == "block" {
+			return c, true
+		}
+		if first == nil {
+			first = &list[i]
+		}
+	}
+	if first == nil {
+		return cases.Case{}, false
+	}
+	return *first, true
 }
 
 // printChaosGrid is the human grid: a row per hook, a column per fault, ✓

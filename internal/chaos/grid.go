@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/hermes-hooks/hermes/internal/answer"
+	"github.com/hermes-hooks/hermes/internal/guard"
 	"github.com/hermes-hooks/hermes/internal/hooks"
 	"github.com/hermes-hooks/hermes/internal/pyjson"
 	"github.com/hermes-hooks/hermes/internal/shell"
@@ -98,7 +99,7 @@ func (r *Row) judge() {
 		return
 	}
 	h := r.Hook
-	cmd := shell.Quote(h.Named())
+	cmd := shell.Quote(Name(h))
 	guardFC := h.Guard != nil && h.Guard.FailClosed
 	if !h.FailClosed {
 		r.Advice = append(r.Advice, "add fail_closed: true to this hook: the agent then blocks on a spawn error, a timeout or output that is not JSON")
@@ -116,4 +117,15 @@ func (r *Row) judge() {
 	if r.Cells[Edited] == Allow {
 		r.Advice = append(r.Advice, "change the script with hermes hooks edit "+cmd+": the new version is approved as it lands, never run unapproved")
 	}
+}
+
+// Name is how the grid names a hook: the command a Claude Code hook was
+// written as (every command takes it), else the command named as usual.
+func Name(h hooks.ShellHook) string {
+	if h.Guard != nil {
+		if c, ok := guard.DialectCommand(*h.Guard); ok {
+			return c
+		}
+	}
+	return h.Named()
 }

@@ -198,7 +198,7 @@ func printChaosGrid(f *Factory, e *hooks.Engine, rows []chaos.Row, red int) {
 		if r.Hook.FailClosed {
 			marks = append(marks, "fail_closed")
 		}
-		label := esc(r.Hook.Event) + "  " + esc(r.Hook.Named())
+		label := esc(r.Hook.Event) + "  " + esc(chaos.Name(r.Hook))
 		if len(marks) > 0 {
 			label += "  [" + strings.Join(marks, ", ") + "]"
 		}

@@ -18,6 +18,9 @@ type Row struct {
 	// Why says, for an n/a cell, why the fault does not apply; for a cell
 	// that could not be made, what went wrong.
 	Why map[Fault]string
+	// NotRun says why the hook was not run at all (it may not run now:
+	// not approved, modified, unsafe); every cell is then n/a.
+	NotRun string
 	// Red: the baseline blocks and some fault lets the call through.
 	Red    bool
 	Advice []string
@@ -51,6 +54,15 @@ func (l *Lab) Grid(ctx context.Context, hs []hooks.ShellHook, payload func(hooks
 	var mu sync.Mutex
 	for i, h := range hs {
 		rows[i] = Row{Hook: h, Cells: map[Fault]Cell{}, Why: map[Fault]string{}}
+		if !h.Allowed() {
+			// As doctor's smoke run: a hook that may not run now is not
+			// run, under any fault.
+			rows[i].NotRun = h.Reason()
+			for _, f := range Faults {
+				rows[i].Cells[f] = NA
+			}
+			continue
+		}
 		fields := payload(h)
 		wire := l.Wire(h.Event, fields)
 		for _, f := range Faults {

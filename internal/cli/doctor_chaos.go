@@ -33,6 +33,8 @@ type chaosHookJSON struct {
 	Cells      chaosCellsJSON `json:"cells"`
 	Red        bool           `json:"red"`
 	Advice     []string       `json:"advice"`
+	// NotRun: why the hook was not run at all (every cell n/a).
+	NotRun string `json:"not_run,omitempty"`
 }
 
 // chaosCellsJSON keeps the columns in the grid's order.
@@ -98,7 +100,8 @@ func doctorChaosRun(cmd *cobra.Command, opts *doctorOptions) error {
 			named = named || spec.Names(c)
 		}
 		if named {
-			hs = append(hs, e.Inspect(spec, list))
+			// The decision to run, taken now (as doctor's smoke run).
+			hs = append(hs, e.InspectNow(spec, list))
 		}
 	}
 	for _, c := range opts.ChaosCommands {
@@ -134,7 +137,7 @@ func doctorChaosRun(cmd *cobra.Command, opts *doctorOptions) error {
 				advice = []string{}
 			}
 			out.Hooks = append(out.Hooks, chaosHookJSON{Event: r.Hook.Event, commandJSON: commandOf(r.Hook.Spec),
-				Protected: r.Hook.Protected(), FailClosed: r.Hook.FailClosed, Cells: cellsJSON(r.Cells), Red: r.Red, Advice: advice})
+				Protected: r.Hook.Protected(), FailClosed: r.Hook.FailClosed, Cells: cellsJSON(r.Cells), Red: r.Red, Advice: advice, NotRun: r.NotRun})
 		}
 		if err := writeJSON(ios.Out, out); err != nil {
 			return err
@@ -205,6 +208,8 @@ func printChaosGrid(f *Factory, e *hooks.Engine, rows []chaos.Row, red int) {
 		icon := cs.SuccessIcon()
 		if r.Red {
 			icon = cs.FailureIcon()
+		} else if r.NotRun != "" {
+			icon = cs.WarningIcon()
 		} else if r.Cells[chaos.Baseline] != chaos.Block {
 			icon = cs.InfoIcon()
 		}
@@ -233,6 +238,8 @@ func printChaosGrid(f *Factory, e *hooks.Engine, rows []chaos.Row, red int) {
 			for _, a := range r.Advice {
 				fmt.Fprintf(w, "  → %s\n", esc(a))
 			}
+		case r.NotRun != "":
+			fmt.Fprintf(w, "  not run: %s (doctor runs only a hook that may run now)\n", esc(r.NotRun))
 		case r.Cells[chaos.Baseline] != chaos.Block:
 			fmt.Fprintln(w, "  it does not block this payload as configured: nothing to hold (give one it blocks with --payload)")
 		}

@@ -105,36 +105,50 @@ func (h chaosHome) engine(t *testing.T) *hooks.Engine {
 	return &hooks.Engine{Setup: s, Runner: shell.Exec{}, Environ: h.env, Cwd: h.cwd}
 }
 
-// agentCell runs a trial with the agent's own runner (Python: Popen,
-// communicate, killpg on timeout; fail_closed as the agent reads it) and
-// returns how it judged the run.
-func agentCell(h chaosHome, event string, failClosed bool, tr chaos.Trial, wire []byte) (chaos.Cell, string, error) {
-	runner, _ := filepath.Abs("../hermes-guard/testdata/agent_runner.py")
+// agentRequest is a trial as the agent's runner takes it.
+func agentRequest(event string, failClosed bool, tr chaos.Trial, wire []byte) map[string]any {
 	env := map[string]string{}
 	for _, kv := range tr.Env {
 		k, v, _ := strings.Cut(kv, "=")
 		env[k] = v
 	}
-	req, _ := json.Marshal(map[string]any{"argv": tr.Argv, "payload": string(wire), "timeout": tr.Timeout.Seconds(),
-		"event": event, "fail_closed": failClosed, "env": env})
+	return map[string]any{"argv": tr.Argv, "payload": string(wire), "timeout": tr.Timeout.Seconds(),
+		"event": event, "fail_closed": failClosed, "env": env}
+}
+
+// agentCells runs trials with the agent's own runner (Python: Popen,
+// communicate, killpg on timeout; fail_closed as the agent reads it), in
+// one batch, and returns how it judged each run, with its raw result.
+func agentCells(dir string, env []string, reqs []map[string]any) ([]chaos.Cell, []string, error) {
+	runner, _ := filepath.Abs("../hermes-guard/testdata/agent_runner.py")
+	body, _ := json.Marshal(reqs)
 	cmd := exec.Command("python3", runner)
-	cmd.Env, cmd.Dir, cmd.Stdin = h.env, h.cwd, bytes.NewReader(req)
+	cmd.Env, cmd.Dir, cmd.Stdin = env, dir, bytes.NewReader(body)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		return "", "", fmt.Errorf("agent runner: %v\n%s", err, &stderr)
+		return nil, nil, fmt.Errorf("agent runner: %v\n%s", err, &stderr)
 	}
-	var r struct {
-		Answer *struct{ Action string } `json:"answer"`
+	var rs []json.RawMessage
+	if err := json.Unmarshal(out, &rs); err != nil || len(rs) != len(reqs) {
+		return nil, nil, fmt.Errorf("agent runner printed %d results for %d requests: %v", len(rs), len(reqs), err)
 	}
-	if err := json.Unmarshal(out, &r); err != nil {
-		return "", "", err
+	cells := make([]chaos.Cell, len(rs))
+	raw := make([]string, len(rs))
+	for i, r := range rs {
+		var res struct {
+			Answer *struct{ Action string } `json:"answer"`
+		}
+		if err := json.Unmarshal(r, &res); err != nil {
+			return nil, nil, err
+		}
+		cells[i], raw[i] = chaos.Allow, string(r)
+		if res.Answer != nil && res.Answer.Action == "block" {
+			cells[i] = chaos.Block
+		}
 	}
-	if r.Answer != nil && r.Answer.Action == "block" {
-		return chaos.Block, string(out), nil
-	}
-	return chaos.Allow, string(out), nil
+	return cells, raw, nil
 }
 
 // TestChaosAgreesWithTheAgent is SPEC §25's proof of doctor --chaos: for
@@ -143,6 +157,7 @@ func agentCell(h chaosHome, event string, failClosed bool, tr chaos.Trial, wire 
 // under the fault) equals what the agent's own runner gives when it runs
 // the same argv, environment and timeout. One subtest per fault.
 func TestChaosAgreesWithTheAgent(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("python3"); err != nil {
 		t.Skip("the agent's runner needs python3")
 	}
@@ -184,42 +199,66 @@ func TestChaosAgreesWithTheAgent(t *testing.T) {
 	for _, f := range chaos.Faults {
 		t.Run(string(f), func(t *testing.T) {
 			var compared atomic.Int32
-			var wg sync.WaitGroup
-			sem := make(chan struct{}, 4) // the slow fault waits; the rest is CPU
+			var labsDone sync.WaitGroup
 			for _, l := range labs {
-				for _, h := range l.hs {
-					wg.Add(1)
-					go func() {
-						defer wg.Done()
-						sem <- struct{}{}
-						defer func() { <-sem }()
-						name := l.home.name + " " + h.Named()
+				labsDone.Add(1)
+				go func() {
+					defer labsDone.Done()
+					// The engine's cells, several at once (the slow fault
+					// waits), then the agent's runner on the same trials in
+					// one batch.
+					type trial struct {
+						name string
+						h    hooks.ShellHook
+						tr   chaos.Trial
+						wire []byte
+						cell chaos.Cell
+					}
+					trials := make([]trial, len(l.hs))
+					var wg sync.WaitGroup
+					for i, h := range l.hs {
 						tr, err := l.lab.Prepare(h, f, fields.(*pyjson.Object))
 						if err != nil {
-							t.Errorf("%s: %v", name, err)
+							t.Errorf("%s %s: %v", l.home.name, h.Named(), err)
 							return
 						}
-						wire := l.lab.Wire(h.Event, fields.(*pyjson.Object))
-						cell := l.lab.Fire(context.Background(), h, tr, wire)
+						trials[i] = trial{name: l.home.name + " " + h.Named(), h: h, tr: tr, wire: l.lab.Wire(h.Event, fields.(*pyjson.Object))}
+						wg.Add(1)
+						go func(x *trial) {
+							defer wg.Done()
+							x.cell = l.lab.Fire(context.Background(), x.h, x.tr, x.wire)
+						}(&trials[i])
+					}
+					wg.Wait()
+					var reqs []map[string]any
+					var asked []*trial
+					for i := range trials {
+						x := &trials[i]
 						mu.Lock()
-						grid[name] = append(grid[name], fmt.Sprintf("%s=%s", f, cell))
+						grid[x.name] = append(grid[x.name], fmt.Sprintf("%s=%s", f, x.cell))
 						mu.Unlock()
-						if tr.NA != "" {
-							return
+						if x.tr.NA == "" {
+							reqs = append(reqs, agentRequest(x.h.Event, x.h.FailClosed, x.tr, x.wire))
+							asked = append(asked, x)
 						}
-						agent, raw, err := agentCell(l.home, h.Event, h.FailClosed, tr, wire)
-						if err != nil {
-							t.Errorf("%s: %v", name, err)
-							return
-						}
+					}
+					if len(reqs) == 0 {
+						return
+					}
+					cells, raw, err := agentCells(l.home.cwd, l.home.env, reqs)
+					if err != nil {
+						t.Errorf("%s: %v", l.home.name, err)
+						return
+					}
+					for i, x := range asked {
 						compared.Add(1)
-						if cell != agent {
-							t.Errorf("%s under %s: the grid says %s, the agent's runner %s\n%s", name, f, cell, agent, raw)
+						if x.cell != cells[i] {
+							t.Errorf("%s under %s: the grid says %s, the agent's runner %s\n%s", x.name, f, x.cell, cells[i], raw[i])
 						}
-					}()
-				}
+					}
+				}()
 			}
-			wg.Wait()
+			labsDone.Wait()
 			if compared.Load() == 0 {
 				t.Errorf("no cell of %s was compared", f)
 			}

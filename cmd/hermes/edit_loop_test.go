@@ -23,6 +23,7 @@ import (
 // guard, blocked, or left without the hook's own answer; every version
 // edited in runs.
 func TestEditUnderTheAgent(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("python3"); err != nil {
 		t.Skip("the agent's runner needs python3")
 	}

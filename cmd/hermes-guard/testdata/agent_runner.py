@@ -1,10 +1,10 @@
 """The agent's hook runner, as agent/shell_hooks.py runs a hook (_spawn)
 and reads its answer (_evaluate_result, SPEC §7), for the guard's proof.
 
-Reads one JSON request on stdin: {"argv": [...], "payload": "...",
+Reads one JSON request (or a list of them, a batch) on stdin: {"argv": [...], "payload": "...",
 "timeout": seconds, "event": "...", "fail_closed": bool (optional),
 "env": {...} (optional, the hook's whole environment)}; prints one JSON
-object: returncode, stdout, stderr, timed_out, spawn_error and answer.
+object (a list for a batch): returncode, stdout, stderr, timed_out, spawn_error and answer.
 
 fail_closed is read as the agent reads it (SPEC §25, upstream issue
 #102417): a spawn error, a timeout, or stdout that is not a JSON object
@@ -108,25 +108,35 @@ def is_object(out):
         return False
 
 
-def main():
-    req = json.load(sys.stdin)
+def run_one(req):
     argv, event = req["argv"], req["event"]
     fail_closed = bool(req.get("fail_closed")) and event == "pre_tool_call"
     try:
         rc, out, err, timed_out = spawn(argv, req["payload"], req["timeout"], req.get("env"))
     except OSError as e:
-        json.dump({"returncode": None, "stdout": "", "stderr": "", "timed_out": False,
-                   "spawn_error": str(e),
-                   "answer": failed_closed(argv, str(e)) if fail_closed else None}, sys.stdout)
-        return
+        return {"returncode": None, "stdout": "", "stderr": "", "timed_out": False,
+                "spawn_error": str(e),
+                "answer": failed_closed(argv, str(e)) if fail_closed else None}
     answer = evaluate(event, rc, out, err, timed_out)
     if fail_closed and answer is None:
         if timed_out:
             answer = failed_closed(argv, "timed out after %ss" % req["timeout"])
         elif out.strip() and not is_object(out.strip()):
             answer = failed_closed(argv, "unparseable stdout (expected a JSON object)")
-    json.dump({"returncode": rc, "stdout": out, "stderr": err, "timed_out": timed_out,
-               "spawn_error": None, "answer": answer}, sys.stdout)
+    return {"returncode": rc, "stdout": out, "stderr": err, "timed_out": timed_out,
+            "spawn_error": None, "answer": answer}
+
+
+def main():
+    req = json.load(sys.stdin)
+    if isinstance(req, list):
+        # A batch: each request run as the agent runs a hook, several at
+        # once (as the agent's hooks of different sessions may be).
+        from concurrent.futures import ThreadPoolExecutor
+        with ThreadPoolExecutor(8) as pool:
+            json.dump(list(pool.map(run_one, req)), sys.stdout)
+        return
+    json.dump(run_one(req), sys.stdout)
 
 
 if __name__ == "__main__":

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/hermes-hooks/hermes/internal/cli"
+	"github.com/hermes-hooks/hermes/internal/guard"
 )
 
 // genDocs writes the Markdown command reference into mdDir and the man
@@ -39,7 +40,44 @@ func genDocs(mdDir, manDir string) error {
 	if err := genManTree(root, manDir); err != nil {
 		return fmt.Errorf("man pages: %w", err)
 	}
+	if err := genGuardMan(manDir); err != nil {
+		return fmt.Errorf("hermes-guard man page: %w", err)
+	}
 	return nil
+}
+
+// genGuardMan writes hermes-guard(1). The guard has no Cobra (its start-up
+// is on every tool call of the agent), so its page is built here from the
+// words its --help prints (guard.Synopsis, Description, Options).
+func genGuardMan(dir string) error {
+	cmd := &cobra.Command{Use: guard.Synopsis, Short: "Run a protected hook only while its script is the one approved",
+		Long: guard.Description, DisableAutoGenTag: true, DisableFlagsInUseLine: true, Run: func(*cobra.Command, []string) {}}
+	fl := cmd.Flags()
+	for _, o := range guard.Options {
+		name, arg, _ := strings.Cut(o[0], " ")
+		// An underscore inside a word would start emphasis in the
+		// Markdown the man renderer reads.
+		o[1] = strings.ReplaceAll(o[1], "_", `\_`)
+		if strings.HasPrefix(name, "-h,") {
+			fl.BoolP("help", "h", false, o[1])
+			continue
+		}
+		name = strings.TrimPrefix(name, "--")
+		if arg == "" {
+			fl.Bool(name, false, o[1])
+		} else {
+			// pflag shows the back-quoted word as the option's argument.
+			fl.String(name, "", o[1]+" (`"+arg+"`)")
+		}
+	}
+	escapeTree(cmd)
+	header := &doc.GenManHeader{Title: "HERMES-GUARD", Section: "1", Source: "hermes", Manual: "Hermes hooks", Date: &manDate}
+	f, err := os.Create(filepath.Join(dir, guard.Name+".1"))
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return doc.GenMan(cmd, header, f)
 }
 
 // manDate is the date every page carries: fixed, so the pages only change

@@ -66,6 +66,8 @@ func TestManPages(t *testing.T) {
 		"hermes-hooks-test.1": `hermes hooks test <event> [-] [flags]`,
 		"hermes-hooks-lock.1": `<HERMES_HOME>/hooks.lock.json`,
 		"hermes.1":            ".SH EXIT STATUS",
+		// SPEC §28 item 8: the guard has its page too.
+		"hermes-guard.1": "hermes-guard --event EVENT [--fail-closed]",
 	} {
 		data, _ := os.ReadFile(filepath.Join(man, page))
 		if !bytes.Contains(data, []byte(want)) {

@@ -30,6 +30,33 @@ func BenchmarkProtectedVsBare(b *testing.B) {
 	if out, err := build.CombinedOutput(); err != nil {
 		b.Fatalf("building the floor: %v\n%s", err, out)
 	}
+	bench := newBench(b, dir)
+	run := func(argv []string) time.Duration { return bench.run(argv, bench.env) }
+	run([]string{bench.script})
+	run(bench.wrapped)
+	var bare, protected, floored time.Duration
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		bare += run([]string{bench.script})
+		protected += run(bench.wrapped)
+		floored += run([]string{floor, bench.script})
+	}
+	b.ReportMetric(float64(bare.Microseconds())/float64(b.N), "bare-µs/op")
+	b.ReportMetric(float64(protected.Microseconds())/float64(b.N), "protected-µs/op")
+	b.ReportMetric(float64(protected)/float64(bare), "protected/bare")
+	b.ReportMetric(float64(floored)/float64(bare), "floor/bare")
+}
+
+// guardBench is a HERMES_HOME with one protected hook among 50 approvals,
+// and the agent's way of running a hook.
+type guardBench struct {
+	b               *testing.B
+	hh, script      string
+	wrapped, env    []string
+	payload, answer []byte
+}
+
+func newBench(b *testing.B, dir string) *guardBench {
 	os.Chmod(dir, 0o755)
 	hh := filepath.Join(dir, "home", ".hermes")
 	if err := os.MkdirAll(hh, 0o700); err != nil {
@@ -53,35 +80,27 @@ func BenchmarkProtectedVsBare(b *testing.B) {
 	}); err != nil {
 		b.Fatal(err)
 	}
-	env := []string{"PATH=/usr/bin:/bin", "HOME=" + filepath.Dir(hh), "HERMES_HOME=" + hh}
-	payload := []byte(`{"hook_event_name": "pre_tool_call", "tool_name": "terminal", "tool_input": {"command": "ls"}}`)
-	run := func(argv []string) time.Duration {
-		cmd := exec.Command(argv[0], argv[1:]...)
-		cmd.Env, cmd.Stdin = env, bytes.NewReader(payload)
-		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-		var out, errb bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &errb
-		start := time.Now()
-		if err := cmd.Run(); err != nil {
-			b.Fatalf("%v: %v\n%s", argv, err, errb.String())
-		}
-		d := time.Since(start)
-		if out.String() != "{\"action\": \"approve\"}\n" {
-			b.Fatalf("%v printed %q %q", argv, out.String(), errb.String())
-		}
-		return d
+	return &guardBench{b: b, hh: hh, script: script, wrapped: wrapped,
+		env:     []string{"PATH=/usr/bin:/bin", "HOME=" + filepath.Dir(hh), "HERMES_HOME=" + hh},
+		payload: []byte(`{"hook_event_name": "pre_tool_call", "tool_name": "terminal", "tool_input": {"command": "ls"}}`),
+		answer:  []byte("{\"action\": \"approve\"}\n")}
+}
+
+// run runs argv as the agent does (own process group, payload on stdin,
+// stdout and stderr read to EOF) and returns how long it took.
+func (g *guardBench) run(argv, env []string) time.Duration {
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Env, cmd.Stdin = env, bytes.NewReader(g.payload)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	start := time.Now()
+	if err := cmd.Run(); err != nil {
+		g.b.Fatalf("%v: %v\n%s", argv, err, errb.String())
 	}
-	run([]string{script})
-	run(wrapped)
-	var bare, protected, floored time.Duration
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		bare += run([]string{script})
-		protected += run(wrapped)
-		floored += run([]string{floor, script})
+	d := time.Since(start)
+	if !bytes.Equal(out.Bytes(), g.answer) {
+		g.b.Fatalf("%v printed %q %q", argv, out.String(), errb.String())
 	}
-	b.ReportMetric(float64(bare.Microseconds())/float64(b.N), "bare-µs/op")
-	b.ReportMetric(float64(protected.Microseconds())/float64(b.N), "protected-µs/op")
-	b.ReportMetric(float64(protected)/float64(bare), "protected/bare")
-	b.ReportMetric(float64(floored)/float64(bare), "floor/bare")
+	return d
 }

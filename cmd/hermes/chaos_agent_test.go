@@ -121,7 +121,7 @@ func agentRequest(event string, failClosed bool, tr chaos.Trial, wire []byte) ma
 // one batch, and returns how it judged each run, with its raw result.
 func agentCells(dir string, env []string, reqs []map[string]any) ([]chaos.Cell, []string, error) {
 	runner, _ := filepath.Abs("../hermes-guard/testdata/agent_runner.py")
-	body, _ := json.Marshal(reqs)
+	body, _ := json.Marshal(map[string]any{"batch": reqs})
 	cmd := exec.Command("python3", runner)
 	cmd.Env, cmd.Dir, cmd.Stdin = env, dir, bytes.NewReader(body)
 	var stderr bytes.Buffer

@@ -50,7 +50,7 @@ func RotatedPath(path string) string { return path + ".1" }
 //     its size before the write.
 func appendLine(path string, line []byte) error {
 	dir := filepath.Dir(path)
-	if err := makeDir(dir); err != nil {
+	if err := MakeDir(dir); err != nil {
 		return fmt.Errorf("audit log: %w", err)
 	}
 	unlock, err := lockFile(path + ".lock")
@@ -123,8 +123,9 @@ func openFile(path string, flag int) (*os.File, error) {
 	return f, err
 }
 
-// makeDir creates the logs folder 0700 when missing, owned like its parent.
-func makeDir(dir string) error {
+// MakeDir creates a folder of the logs 0700 when missing, owned like its
+// parent (SPEC §13.2 rule 8); the payload store (internal/record) uses it too.
+func MakeDir(dir string) error {
 	err := os.Mkdir(dir, 0o700)
 	if err == nil {
 		fileowner.LikeParent(dir)

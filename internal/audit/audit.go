@@ -19,6 +19,10 @@ func Path(home string) string { return filepath.Join(home, "logs", "hooks.jsonl"
 // Record is one line of the audit log. Environment variables are
 // never recorded (they may carry secrets).
 type Record struct {
+	// ID names the firing (SPEC §26): every line of one firing carries the
+	// same one, and a recorded payload is stored under it
+	// (record.NewID makes them).
+	ID      string
 	Time    time.Time
 	Event   string
 	Kind    string // "shell" or "gateway"
@@ -83,6 +87,7 @@ type auditJSON struct {
 	Signal         *int    `json:"signal,omitempty"`
 	Refusal        any     `json:"refusal,omitempty"`
 	Answer         string  `json:"answer,omitempty"`
+	ID             string  `json:"id,omitempty"`
 }
 
 // Warm does the first-use work of encoding a line (encoding/json's
@@ -109,7 +114,7 @@ func encode(r Record) ([]byte, error) {
 	if r.SHA256After != "" && r.SHA256After != r.SHA256 {
 		j.SHA256Before, j.SHA256After = &r.SHA256, &r.SHA256After
 	}
-	j.Status, j.Via, j.PID, j.Answer = r.Status, r.Via, r.PID, r.AnswerKind
+	j.Status, j.Via, j.PID, j.Answer, j.ID = r.Status, r.Via, r.PID, r.AnswerKind, r.ID
 	if r.Interrupted {
 		j.Status = "interrupted"
 	}

@@ -36,6 +36,8 @@ type Line struct {
 	// judgement read from a run-event line's parsed answer.
 	Answer     string
 	ParsedKind string
+	// ID is the firing's id ("" in lines written before SPEC §26).
+	ID string
 }
 
 // Hook is the line's hook as log and stats name it: the command of a
@@ -163,7 +165,7 @@ func ParseLine(raw []byte) (Line, error) {
 	l := Line{Raw: raw, Time: t, Event: j.Event, Kind: j.Kind, Command: deref(j.Command),
 		Name: deref(j.Name), SHA256: deref(j.SHA256), ExitCode: j.ExitCode, TimedOut: j.TimedOut,
 		Error: deref(j.Error), Elapsed: j.ElapsedSeconds, Via: j.Via, PID: j.PID, Status: j.Status,
-		Refusal: deref(j.Refusal), Answer: j.Answer, ParsedKind: j.Parsed.kind()}
+		Refusal: deref(j.Refusal), Answer: j.Answer, ParsedKind: j.Parsed.kind(), ID: j.ID}
 	if j.Signal != nil {
 		l.Signal = *j.Signal
 	}

@@ -114,6 +114,25 @@ var gatewayEvents = sync.OnceValue(func() []GatewayEvent {
 	}
 })
 
+// slashCommands are the agent's built-in slash commands (its command
+// registry, and the ones its gateway handles itself): each fires
+// command:<name>. The set is open — a skill adds its own — so this list
+// only serves completion, where command:* names no event a test can fire.
+var slashCommands = []string{
+	"compress", "help", "insights", "model", "new", "personality", "provider",
+	"reload-mcp", "reset", "retry", "sethome", "status", "stop", "undo", "usage",
+}
+
+// SlashCommandEvents are command:<name> for the agent's built-in slash
+// commands, sorted.
+func SlashCommandEvents() []string {
+	out := make([]string, len(slashCommands))
+	for i, c := range slashCommands {
+		out[i] = "command:" + c
+	}
+	return out
+}
+
 // GatewayEvents lists the gateway events in spec order; command:* stands for
 // every command:<name>. The slice must not be modified.
 func GatewayEvents() []GatewayEvent { return gatewayEvents() }

@@ -36,7 +36,7 @@ const (
 // NormalizeInput turns a payload given by a user (to test or run-event) into
 // the fields shape (ReadShape without its note).
 func NormalizeInput(in *pyjson.Object) *pyjson.Object {
-	out, _ := ReadShape(in)
+	out, _, _ := ReadShape(in)
 	return out
 }
 
@@ -66,25 +66,27 @@ func NormalizeInput(in *pyjson.Object) *pyjson.Object {
 // result never shares its top level with in (values are shared). A nil in
 // gives an empty object. note is "" for a payload in one shape, else says
 // what was done.
-func ReadShape(in *pyjson.Object) (out *pyjson.Object, note string) {
+func ReadShape(in *pyjson.Object) (out *pyjson.Object, note string, mixed bool) {
 	if in == nil {
-		return pyjson.NewObject(), ""
+		return pyjson.NewObject(), "", false
 	}
 	hasEvent, hasInput, hasArgs := in.Has(wireEventKey), in.Has(wireToolInputKey), in.Has(FieldArgs)
 	extraValue, hasExtra := in.Get(wireExtraKey)
 	extra, extraObj := extraValue.(*pyjson.Object)
 	if !hasEvent && !hasInput && !(hasExtra && extraObj) {
-		return in.Clone(), ""
+		return in.Clone(), "", false
 	}
 	switch {
 	case hasArgs && hasInput:
-		note = "the payload mixes the agent's fields (args) and the wire shape a hook reads (tool_input): read as the wire shape, tool_input is the tool's input and args is ignored"
+		note, mixed = "the payload mixes the agent's fields (args) and the wire shape a hook reads (tool_input): read as the wire shape, tool_input is the tool's input and args is ignored", true
 	case hasArgs:
-		note = "the payload mixes the agent's fields (args) and the wire shape a hook reads (hook_event_name, extra): read as the wire shape, with args as the tool's input"
+		note, mixed = "the payload mixes the agent's fields (args) and the wire shape a hook reads (hook_event_name, extra): read as the wire shape, with args as the tool's input", true
+	// Wholly the wire shape, only without hook_event_name: nothing is
+	// wrong, so one short line says how it was read (SPEC §28 item 6).
 	case !hasEvent && hasInput:
-		note = "the payload has tool_input, the wire shape's name for args: read as the wire shape (tool_input is the tool's input)"
+		note = "read as the hook's stdin shape (tool_input)"
 	case !hasEvent:
-		note = "the payload has an extra object, as the wire shape does: read as the wire shape (its members are fields)"
+		note = "read as the hook's stdin shape (extra)"
 	}
 	out = pyjson.NewObject()
 	for _, m := range in.Members() {
@@ -108,7 +110,7 @@ func ReadShape(in *pyjson.Object) (out *pyjson.Object, note string) {
 			}
 		}
 	}
-	return out, note
+	return out, note, mixed
 }
 
 // MergeFields overlays given on base (both in fields shape): base's keys keep

@@ -141,17 +141,20 @@ func TestNormalizeInput(t *testing.T) {
 			}
 		})
 	}
-	for in, want := range map[string]string{
-		`{"tool_name": "t", "args": {}}`:                          "",
-		`{"hook_event_name": "x", "tool_input": {}, "extra": {}}`: "",
-		`{"tool_input": {}}`:                                      "tool_input, the wire shape's name for args",
-		`{"args": {}, "tool_input": {}}`:                          "args is ignored",
-		`{"hook_event_name": "x", "args": {}}`:                    "with args as the tool's input",
-		`{"extra": {"a": 1}}`:                                     "an extra object",
+	for in, want := range map[string]struct {
+		note  string
+		mixed bool
+	}{
+		`{"tool_name": "t", "args": {}}`:                          {"", false},
+		`{"hook_event_name": "x", "tool_input": {}, "extra": {}}`: {"", false},
+		`{"tool_input": {}}`:                                      {"read as the hook's stdin shape (tool_input)", false},
+		`{"args": {}, "tool_input": {}}`:                          {"args is ignored", true},
+		`{"hook_event_name": "x", "args": {}}`:                    {"with args as the tool's input", true},
+		`{"extra": {"a": 1}}`:                                     {"read as the hook's stdin shape (extra)", false},
 	} {
-		_, note := ReadShape(testObj(t, in))
-		if want == "" && note != "" || !strings.Contains(note, want) {
-			t.Errorf("ReadShape(%s) note = %q, want %q", in, note, want)
+		_, note, mixed := ReadShape(testObj(t, in))
+		if want.note == "" && note != "" || !strings.Contains(note, want.note) || mixed != want.mixed {
+			t.Errorf("ReadShape(%s) = %q, %v; want %q, %v", in, note, mixed, want.note, want.mixed)
 		}
 	}
 	if got := NormalizeInput(nil); got == nil || got.Len() != 0 {

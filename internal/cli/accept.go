@@ -143,6 +143,11 @@ func acceptRun(cmd *cobra.Command, opts *acceptOptions) error {
 	if opts.FromLock != "" {
 		return acceptFromLock(cmd, opts, s, list)
 	}
+	if opts.Command != "" {
+		if opts.Command, err = typedCommand(s.Parsed.Specs, opts.Command, opts.Event, s.UserHome, "--event"); err != nil {
+			return err
+		}
+	}
 	var all []hooks.ShellHook
 	for _, h := range s.ShellHooks(list) {
 		if opts.Event == "" || h.Event == opts.Event {
@@ -176,7 +181,11 @@ func acceptRun(cmd *cobra.Command, opts *acceptOptions) error {
 	case opts.Show:
 	default:
 		if !ios.CanPrompt() {
-			return usageErrorf("nothing to accept: give a COMMAND or --all (off a terminal, with --yes)")
+			// Exit 2 either way (SPEC §28 item 9): nothing was selected.
+			if n := len(pending(all)); n > 0 {
+				return usageErrorf("%d hook(s) wait for approval: give a COMMAND, --all, or run it at a terminal", n)
+			}
+			return usageErrorf("nothing to accept: every configured shell hook is approved and unchanged (give a COMMAND to approve one afresh)")
 		}
 		interactive = true
 		chosen, shownHashes, err = pickPending(opts.f, s, pending(all))

@@ -63,8 +63,10 @@ func acceptFromLock(cmd *cobra.Command, opts *acceptOptions, s *hooks.Setup, lis
 		case !ok:
 			reason = lockRefusedMissing
 		case lockfile.ShellDetail(locked, cur) != "":
-			reason = fmt.Sprintf("%s (%s): review with hermes hooks diff %s --event %s, then update the lock with 'hermes hooks lock' in a reviewed change",
-				lockRefusedDiffers, lockfile.ShellDetail(locked, cur), shell.Quote(h.Shown()), h.Event)
+			// What works in CI, where nothing is approved: compare with
+			// the lock, never approve (SPEC §28 item 7).
+			reason = fmt.Sprintf("%s (%s): review with: hermes hooks diff --lock %s %s --event %s, then update the lock with 'hermes hooks lock' in a reviewed change",
+				lockRefusedDiffers, lockfile.ShellDetail(locked, cur), shell.Quote(opts.FromLock), shell.Quote(h.Shown()), h.Event)
 		case locked.SHA256 == nil:
 			reason = lockRefusedNoHash
 		}

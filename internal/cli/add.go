@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/hermes-hooks/hermes/internal/config"
 	"github.com/hermes-hooks/hermes/internal/hookspec"
 	"github.com/hermes-hooks/hermes/internal/pyjson"
 	"github.com/hermes-hooks/hermes/internal/shell"
@@ -72,6 +73,16 @@ func addRun(cmd *cobra.Command, opts *addOptions) error {
 		return err
 	}
 	ios := opts.f.IO
+	// The config's advice first: a misspelled key in an entry written by
+	// hand is silent in the agent (SPEC §28 item 2). Its other warnings
+	// are list's and doctor's to show.
+	var advice []config.Diagnostic
+	for _, d := range s.Diagnostics() {
+		if d.Advisory {
+			advice = append(advice, d)
+		}
+	}
+	printWarnings(ios, advice, nil)
 	h := hookspec.NewHook{Event: opts.Event, Command: opts.Command, Matcher: opts.Matcher, FailClosed: opts.FailClosed}
 	warnings, neverFires, err := checkNewHook(s, &h, opts.Timeout)
 	if err != nil {
@@ -79,6 +90,9 @@ func addRun(cmd *cobra.Command, opts *addOptions) error {
 	}
 	if why := missingScript(s, h.Command); why != "" {
 		neverFires = append(neverFires, why)
+	}
+	if why := notExecutable(s, h.Command); why != "" {
+		warnings = append(warnings, why)
 	}
 	if err := refuseNeverFires(ios, warnings, neverFires, opts.Force); err != nil {
 		return err

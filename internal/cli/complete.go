@@ -17,25 +17,38 @@ import (
 // completeEvents completes shell and gateway event names.
 func completeEvents(f *Factory) func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 	return func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
-		var names []string
-		if s, err := f.Load(cmd); err == nil {
-			names = s.Catalogue.Names()
-		} else {
-			names = catalog.NewCatalogue(nil).Names()
-		}
-		names = append(names, catalog.GatewayEventNames()...)
-		return filterPrefix(names, toComplete), cobra.ShellCompDirectiveNoFileComp
+		return filterPrefix(eventNames(f, cmd), toComplete), cobra.ShellCompDirectiveNoFileComp
 	}
 }
 
-// completeEventArg completes the first positional argument as an event.
+// eventNames are every shell and gateway event name.
+func eventNames(f *Factory, cmd *cobra.Command) []string {
+	var names []string
+	if s, err := f.Load(cmd); err == nil {
+		names = s.Catalogue.Names()
+	} else {
+		names = catalog.NewCatalogue(nil).Names()
+	}
+	return append(names, catalog.GatewayEventNames()...)
+}
+
+// completeEventArg completes the first positional argument as an event to
+// fire (test, run-event): command:* is no event a firing can take, so the
+// slash commands are offered in its place (command:model, command:reset …).
 func completeEventArg(f *Factory) func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-	events := completeEvents(f)
 	return func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
 		if len(args) > 0 {
 			return nil, cobra.ShellCompDirectiveNoFileComp
 		}
-		return events(cmd, args, toComplete)
+		var names []string
+		for _, n := range eventNames(f, cmd) {
+			if n == "command:*" {
+				names = append(names, catalog.SlashCommandEvents()...)
+			} else {
+				names = append(names, n)
+			}
+		}
+		return filterPrefix(names, toComplete), cobra.ShellCompDirectiveNoFileComp
 	}
 }
 

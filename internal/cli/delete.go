@@ -9,6 +9,7 @@ import (
 	"github.com/hermes-hooks/hermes/internal/allowlist"
 	"github.com/hermes-hooks/hermes/internal/config"
 	"github.com/hermes-hooks/hermes/internal/config/edit"
+	"github.com/hermes-hooks/hermes/internal/hooks"
 	"github.com/hermes-hooks/hermes/internal/hookspec"
 )
 
@@ -85,6 +86,9 @@ func deleteRun(cmd *cobra.Command, opts *deleteOptions) error {
 	ios := opts.f.IO
 	if opts.Event != "" && !s.Catalogue.Has(opts.Event) {
 		return unknownEventError(s, opts.Event)
+	}
+	if opts.Command, err = typedCommand(s.Parsed.Specs, opts.Command, opts.Event, s.UserHome, "--event"); err != nil {
+		return err
 	}
 	env := configEnv(s)
 	// With --revoke, consent goes first (SPEC §22): a run killed between
@@ -212,11 +216,30 @@ func deleteRun(cmd *cobra.Command, opts *deleteOptions) error {
 	switch {
 	case opts.Revoke:
 		fmt.Fprintf(ios.Out, "Removed %d allowlist entry/entries. Allowlist: %s\n", revoked, esc(s.Store.Path))
-	default:
+	case approvedAny(s, removed, env):
 		fmt.Fprintln(ios.Out, "Their approvals stay in the allowlist (stale); pass --revoke to remove them, or run 'hermes hooks revoke'.")
 	}
 	fmt.Fprintln(ios.Out, "Note: agent processes already running keep the hooks they registered; restart them for this to apply.")
 	return nil
+}
+
+// approvedAny reports whether the allowlist holds an approval of one of
+// the removed hooks: only then is there something left behind to mention
+// (SPEC §28 item 10). An allowlist that cannot be read counts as holding
+// one, so the hint is given rather than lost.
+func approvedAny(s *hooks.Setup, removed []hookspec.ConfigRef, env config.Env) bool {
+	list, _, err := s.Store.Read()
+	if err != nil {
+		return true
+	}
+	for _, r := range removed {
+		for _, c := range uniq(config.ExpandEnv(r.Command, env), r.Command) {
+			if _, ok := list.Find(r.Event, c); ok {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // uniq is a and b, b only when it differs.

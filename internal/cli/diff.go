@@ -14,6 +14,9 @@ type diffOptions struct {
 	Command string
 	Event   string
 	JSON    bool
+	// Lock compares with the lock's sha256 instead of the approval's
+	// snapshot (diff_lock.go).
+	Lock string
 }
 
 func newCmdDiff(f *Factory, runF func(*diffOptions) error) *cobra.Command {
@@ -23,7 +26,14 @@ func newCmdDiff(f *Factory, runF func(*diffOptions) error) *cobra.Command {
 		Short: "Show how a hook's script changed since it was approved",
 		Long: `Unified diff between the snapshot of the script taken at approval and the
 script now. Exit codes as diff(1): 0 unchanged, 1 changed (diff printed) or
-cannot compare (not approved, no snapshot, script missing), 2 usage.`,
+cannot compare (not approved, no snapshot, script missing), 2 usage.
+
+With --lock FILE (written by 'hermes hooks lock'): compare with what the lock
+says was reviewed instead — the lock's sha256, the script's, and the script
+itself, since the lock keeps no text. This works where nothing was approved,
+as in CI after 'accept --from-lock' refused a hook.`,
+		Example: `  hermes hooks diff '~/.hermes/agent-hooks/guard.sh'
+  hermes hooks diff --lock hooks.lock.json '~/.hermes/agent-hooks/guard.sh'`,
 		Args: exactArgs(1, "a command (the exact string from the config)"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Command = args[0]
@@ -35,6 +45,7 @@ cannot compare (not approved, no snapshot, script missing), 2 usage.`,
 	}
 	cmd.Flags().StringVar(&opts.Event, "event", "", "the hook of this `EVENT` when the command serves several")
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print JSON (see docs/json.md)")
+	cmd.Flags().StringVar(&opts.Lock, "lock", "", "compare with the sha256 the lock `FILE` records (see 'hermes hooks lock')")
 	cmd.ValidArgsFunction = completeCommands(f)
 	_ = cmd.RegisterFlagCompletionFunc("event", completeShellEvents(f))
 	return cmd
@@ -58,6 +69,9 @@ func diffRun(cmd *cobra.Command, opts *diffOptions) error {
 		return err
 	}
 	ios := opts.f.IO
+	if opts.Command, err = typedCommand(s.Parsed.Specs, opts.Command, opts.Event, s.UserHome, "--event"); err != nil {
+		return err
+	}
 	var h *hooks.ShellHook
 	for _, spec := range s.Parsed.Specs {
 		if spec.Names(opts.Command) && (opts.Event == "" || spec.Event == opts.Event) {
@@ -70,6 +84,9 @@ func diffRun(cmd *cobra.Command, opts *diffOptions) error {
 	}
 	if h == nil {
 		return usageErrorf("command %q is not configured in %s; check the exact string with 'hermes hooks list'", opts.Command, configName(s))
+	}
+	if opts.Lock != "" {
+		return diffLock(opts, s, *h)
 	}
 	d, derr := s.DiffScript(*h)
 	out := diffJSON{whereJSON: where(s.Loc), commandJSON: commandOf(h.Spec),

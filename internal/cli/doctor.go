@@ -111,6 +111,9 @@ type doctorJSON struct {
 	// Allowlist are notes on the allowlist as a whole (stale entries,
 	// secrets stored in clear); present when there is one. Never problems.
 	Allowlist []doctor.Check `json:"allowlist,omitempty"`
+	// Recording: payload recording (SPEC §26), when it is on or something
+	// is stored. Never a problem.
+	Recording *doctor.RecordingReport `json:"recording,omitempty"`
 	// LockDifferences: with --lock, every difference from the lock (each
 	// also a failed check of the "gate" entry).
 	LockDifferences *[]lockfile.Difference `json:"lock_differences,omitempty"`
@@ -153,31 +156,37 @@ func doctorRun(cmd *cobra.Command, opts *doctorOptions) error {
 	if err != nil {
 		return err
 	}
-	reports := doctor.Run(cmd.Context(), e, list, doctor.Options{Parallel: opts.Parallel, Python: python, PyErr: pyErr, SafeMode: safe, NoSmoke: opts.NoSmoke})
+	guard, _ := guardPath() // none installed: nothing to compare with
+	reports := doctor.Run(cmd.Context(), e, list, doctor.Options{Parallel: opts.Parallel, Python: python, PyErr: pyErr, SafeMode: safe, NoSmoke: opts.NoSmoke, Guard: guard})
 	gateReport, lockDiffs := doctor.GateReport(e, gate)
 	if len(gateReport.Checks) > 0 {
 		reports = append(reports, gateReport)
 	}
 	allowlistChecks := doctor.AllowlistChecks(e.Setup, list)
+	recording := doctor.Recording(e.Loc.Home, e.Loc.ConfigPath, func(k string) string { v, _ := opts.f.Env(k); return v })
 	if cmd.Context().Err() != nil {
 		return CancelError
 	}
 	problems := 0
 	for _, d := range diags {
-		if d.Level != config.LevelInfo {
+		if d.Problem() {
 			problems++
 		}
 	}
 	for _, r := range reports {
 		problems += r.Problems()
 	}
-	// Config problems go to stderr like every command's warnings, and are
-	// counted (and listed) in the report too.
-	printWarnings(ios, diags, warnings)
+	// Config problems go to stderr like every command's warnings with
+	// --json; in human output they are listed (once) in the report.
+	if opts.JSON {
+		printWarnings(ios, diags, warnings)
+	} else {
+		printWarnings(ios, nil, warnings)
+	}
 	if opts.JSON {
 		out := doctorJSON{whereJSON: where(e.Loc),
 			Hooks: []doctorHookJSON{}, Diagnostics: diags, Problems: problems, Healthy: problems == 0,
-			Allowlist: allowlistChecks}
+			Allowlist: allowlistChecks, Recording: recording}
 		if gate.Lock != nil {
 			d := append([]lockfile.Difference{}, lockDiffs...)
 			out.LockDifferences = &d
@@ -200,7 +209,14 @@ func doctorRun(cmd *cobra.Command, opts *doctorOptions) error {
 		if len(diags) > 0 {
 			fmt.Fprintf(w, "\n%s\n", cs.Bold("Config"))
 			for _, d := range diags {
-				fmt.Fprintf(w, "  %s %s\n", cs.FailureIcon(), esc(d.String()))
+				icon := cs.FailureIcon()
+				switch {
+				case d.Level == config.LevelInfo:
+					icon = cs.InfoIcon()
+				case !d.Problem():
+					icon = cs.WarningIcon()
+				}
+				fmt.Fprintf(w, "  %s %s\n", icon, esc(d.String()))
 			}
 		}
 		if len(reports) == 0 || len(reports) == 1 && reports[0].Kind == "gate" {
@@ -227,17 +243,35 @@ func doctorRun(cmd *cobra.Command, opts *doctorOptions) error {
 				fmt.Fprintf(w, "  %s %s\n", checkIcon(cs, c.Status), escText(c.Message))
 			}
 		}
+		if recording != nil {
+			fmt.Fprintf(w, "\n%s\n  %s %s\n", cs.Bold("Recording"), cs.InfoIcon(), esc(recordingLine(recording)))
+			if recording.MaxProblem != "" {
+				fmt.Fprintf(w, "  %s %s; the default 64 MiB is used\n", cs.WarningIcon(), esc(recording.MaxProblem))
+			}
+		}
 		fmt.Fprintln(w)
+		counted := doctorCounted(len(e.Parsed.Specs), len(e.GatewayHooks()), len(e.Parsed.Webhooks))
 		if problems == 0 {
-			fmt.Fprintf(w, "%s All shell hooks look healthy.\n", cs.SuccessIcon())
+			fmt.Fprintf(w, "%s All shell hooks look healthy.%s\n", cs.SuccessIcon(), counted)
 		} else {
-			fmt.Fprintf(w, "%s %d issue(s) found.\n", cs.FailureIcon(), problems)
+			fmt.Fprintf(w, "%s %d issue(s) found.%s\n", cs.FailureIcon(), problems, counted)
 		}
 	}
 	if problems > 0 {
 		return &ExitError{Code: ExitFailed}
 	}
 	return nil
+}
+
+// doctorCounted is what the closing line adds when doctor checked more
+// than shell hooks (SPEC §28 item 10): "All shell hooks look healthy." is
+// the agent's phrase, and alone it would leave gateway hooks and webhooks
+// unmentioned.
+func doctorCounted(shell, gw, webhooks int) string {
+	if gw == 0 && webhooks == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" Checked %d shell hook(s), %d gateway hook(s), %d webhook(s).", shell, gw, webhooks)
 }
 
 // doctorGate reads what the CI gate flags ask for: the lock (an unusable
@@ -270,4 +304,30 @@ func checkIcon(cs interface {
 		return cs.FailureIcon()
 	}
 	return cs.InfoIcon()
+}
+
+// recordingLine says whether payloads are recorded and what the store holds.
+func recordingLine(r *doctor.RecordingReport) string {
+	state := "recording is off"
+	if r.On {
+		state = "recording is on (hooks_record or HERMES_HOOKS_RECORD)"
+	}
+	line := fmt.Sprintf("%s: %d payload(s), %s of %s in %s", state, r.Payloads, sizeText(r.Bytes), sizeText(r.MaxBytes), r.Folder)
+	if r.Err != "" {
+		line += " (the folder cannot be read: " + r.Err + ")"
+	}
+	return line
+}
+
+// sizeText is a byte count for people: 512 B, 3.2 KiB, 64.0 MiB.
+func sizeText(n int64) string {
+	switch {
+	case n < 1<<10:
+		return fmt.Sprintf("%d B", n)
+	case n < 1<<20:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	case n < 1<<30:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	}
+	return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
 }

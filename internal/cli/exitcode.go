@@ -142,6 +142,7 @@ func handleError(io *iostreams.IOStreams, err error, path string) (int, string) 
 	var caseFile *cases.Error
 	var notEdited *configRefusedError
 	var lockErr *lockfile.Error
+	var scanLockErr *lockfile.ScanError
 	switch {
 	case errors.As(err, &exitErr):
 		return exitErr.Code, ""
@@ -157,7 +158,7 @@ func handleError(io *iostreams.IOStreams, err error, path string) (int, string) 
 		return ExitUsage, msg
 	case errors.As(err, &syntax), errors.As(err, &refused), errors.As(err, &profile), errors.As(err, &missingConfig),
 		errors.As(err, &caseFile), errors.As(err, &notEdited), errors.As(err, &fileErr), errors.As(err, &homeMissing),
-		errors.As(err, &lockErr):
+		errors.As(err, &lockErr), errors.As(err, &scanLockErr):
 		fmt.Fprintf(io.ErrOut, "%s %s\n", cs.FailureIcon(), escText(err.Error()))
 		return ExitUsage, err.Error()
 	}

@@ -50,6 +50,10 @@ type gatewayTestResultJSON struct {
 	Result         json.RawMessage `json:"result"`
 	// What the handler printed (its own prints, not the runner's reply).
 	outputJSON
+	// Its log records at INFO and above, and the threads it started that
+	// were still running when handle returned (SPEC §28 item 5).
+	Logs           []gateway.LogRecord `json:"logs"`
+	ThreadsRunning int                 `json:"threads_running"`
 }
 
 // gatewayRunJSON is `run-event <gateway event> --json`: the shape of a
@@ -219,7 +223,7 @@ func renderGateway(f *Factory, e *hooks.Engine, g *hooks.GatewayFiring, p *paylo
 		for _, en := range entries {
 			out.Hooks = append(out.Hooks, gatewayTestResultJSON{Kind: "gateway", Name: en.name, Status: en.status,
 				Error: pyjson.NullIfEmpty(en.res.Error), ElapsedSeconds: en.res.ElapsedSeconds, Result: en.res.Result,
-				outputJSON: gatewayOutput(en.res)})
+				outputJSON: gatewayOutput(en.res), Logs: nonNil(en.res.Logs), ThreadsRunning: en.res.Threads})
 		}
 		out.Results = out.Hooks
 		return writeJSON(ios.Out, out)
@@ -271,8 +275,29 @@ func renderGateway(f *Factory, e *hooks.Engine, g *hooks.GatewayFiring, p *paylo
 		if res.StderrTruncated {
 			fmt.Fprintln(w, "      (stderr was longer than 1 MiB: truncated)")
 		}
+		renderGatewayAfter(w, cs, en.name, res)
 	}
 	return nil
+}
+
+// renderGatewayAfter shows what a test would otherwise hide (SPEC §28 item
+// 5): the handler's log records, which the gateway logs, and the threads
+// it left running, whose work a test never sees finish.
+func renderGatewayAfter(w io.Writer, cs iostreams.Palette, name string, res gateway.Result) {
+	if len(res.Logs) > 0 {
+		fmt.Fprintln(w, "    log:")
+		for _, l := range res.Logs {
+			fmt.Fprintf(w, "      %s %s: %s\n", esc(l.Level), esc(l.Logger), escText(l.Message))
+		}
+	}
+	if res.Threads > 0 {
+		noun := "thread"
+		if res.Threads > 1 {
+			noun = "threads"
+		}
+		fmt.Fprintf(w, "    %s %s: %d %s still running when handle() returned; in the gateway it keeps running\n",
+			cs.WarningIcon(), esc(name), res.Threads, noun)
+	}
 }
 
 // renderDecision says what the gateway does with a slash command.

@@ -105,6 +105,32 @@ func missingScript(s *hooks.Setup, command string) string {
 	return ""
 }
 
+// notExecutable is the warning for a command whose program is a script
+// without the execute bit (SPEC §28 item 3): the agent would run it and
+// fail every time. The words are list's and doctor's, with the chmod +x
+// hint. "" when it can run, or is not there (missingScript says so).
+func notExecutable(s *hooks.Setup, command string) string {
+	argv, err := shell.Argv(config.ExpandEnv(command, configEnv(s)), s.UserHome)
+	if err != nil {
+		return ""
+	}
+	script, first := shell.ResolveScript(argv)
+	if !first || !strings.Contains(script, "/") {
+		return "" // handed to an interpreter, or found in PATH (executable there)
+	}
+	if _, err := os.Stat(script); err != nil {
+		return ""
+	}
+	if err := shell.CheckExecutable(script, true); err != nil && strings.Contains(err.Error(), "chmod +x") {
+		if strings.Contains(command, "$") && !strings.Contains(command, "${HERMES_HOME}") && !strings.Contains(command, "${HOME}") {
+			// The path may hold a secret (SPEC §13 rule 11).
+			return fmt.Sprintf("the script of %q is not executable; run chmod +x on it", command)
+		}
+		return err.Error()
+	}
+	return ""
+}
+
 // refuseNeverFires prints warnings, and refuses (exit 1) a hook that could
 // never fire unless forced, when it prints the reasons as warnings too.
 func refuseNeverFires(ios *iostreams.IOStreams, warnings, neverFires []string, force bool) error {

@@ -64,6 +64,9 @@ type shellHookJSON struct {
 	Drift      *string `json:"drift"`
 	Trusted    bool    `json:"trusted"`
 	Executable bool    `json:"executable"`
+	// Disabled: under hooks_disabled: (SPEC §27): the agent does not run
+	// it; its approval is kept.
+	Disabled bool `json:"disabled"`
 }
 
 type gatewayHookJSON struct {
@@ -114,7 +117,7 @@ func listRun(cmd *cobra.Command, opts *listOptions) error {
 		out := listJSON{whereJSON: where(s.Loc),
 			ShellHooks: []shellHookJSON{}, GatewayHooks: []gatewayHookJSON{}, OutboundWebhooks: []webhookJSON{},
 			Diagnostics: diags}
-		for _, h := range shellHooks {
+		for _, h := range append(shellHooks, s.InspectAll(s.Parsed.Disabled, list)...) {
 			j := shellHookToJSON(h)
 			j.SHA256 = s.LockEntry(h).SHA256
 			out.ShellHooks = append(out.ShellHooks, j)
@@ -134,6 +137,7 @@ func listRun(cmd *cobra.Command, opts *listOptions) error {
 	cs := ios.Colors()
 	printLocation(w, s.Loc)
 	renderShellHooks(w, cs, shellHooks)
+	renderDisabledHooks(w, cs, s.Parsed.Disabled)
 	renderGatewayHooks(w, cs, s, gw)
 	renderWebhooks(w, cs, s.Parsed.Webhooks)
 	return nil
@@ -142,7 +146,7 @@ func listRun(cmd *cobra.Command, opts *listOptions) error {
 func shellHookToJSON(h hooks.ShellHook) shellHookJSON {
 	j := shellHookJSON{Event: h.Event, commandJSON: commandOf(h.Spec), Matcher: matcherSource(h.Matcher),
 		Timeout: h.Timeout, FailClosed: h.FailClosed, Script: pyjson.NullIfEmpty(h.Script),
-		Approved: h.Approved, Trusted: h.Allowed(), Executable: h.ExecErr == nil}
+		Approved: h.Approved, Trusted: h.Allowed() && !h.Disabled, Executable: h.ExecErr == nil, Disabled: h.Disabled}
 	if h.Approved {
 		j.ApprovedAt = pyjson.NullIfEmpty(h.Approval.ApprovedAt)
 		j.Drift = pyjson.NullIfEmpty(string(h.Drift))
@@ -178,6 +182,19 @@ func renderShellHooks(w io.Writer, cs iostreams.Palette, shellHooks []hooks.Shel
 			renderShellHook(w, cs, h)
 		}
 	}
+}
+
+// renderDisabledHooks lists the hooks of hooks_disabled: (SPEC §27), a
+// section of their own: the agent runs none of them.
+func renderDisabledHooks(w io.Writer, cs iostreams.Palette, disabled []hookspec.Spec) {
+	if len(disabled) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\n%s\n", cs.Bold("Disabled shell hooks (hooks_disabled: the agent does not run them)"))
+	for _, sp := range disabled {
+		fmt.Fprintf(w, "  %s  %s%s\n", cs.Cyan(esc(sp.Event)), esc(sp.Named()), protectedMark(sp))
+	}
+	fmt.Fprintln(w, "  Switch one back on with: hermes hooks enable COMMAND (or --all)")
 }
 
 func renderShellHook(w io.Writer, cs iostreams.Palette, h hooks.ShellHook) {

@@ -79,6 +79,9 @@ func lockRun(cmd *cobra.Command, opts *lockOptions) error {
 			}
 		}
 	}
+	if old, err := lockfile.Read(path); err == nil {
+		l.Scan = old.Scan // what scan --write-lock recorded of the checkout stays
+	}
 	if err := lockfile.Write(path, l); err != nil {
 		return err
 	}

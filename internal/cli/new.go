@@ -194,6 +194,10 @@ func newRun(cmd *cobra.Command, opts *newOptions) error {
 		return err
 	}
 
+	if why := notExecutable(s, h.Command); why != "" && !opts.DryRun {
+		// A file system mounted noexec takes the execute bit away.
+		fmt.Fprintf(ios.ErrOut, "%s %s\n", ios.ErrColors().WarningIcon(), esc(why))
+	}
 	approved := false
 	var approveWarnings []string
 	if opts.Approve {

@@ -27,6 +27,10 @@ type payloadFlags struct {
 	Timeout time.Duration
 	Python  string
 	Output  bool // --json
+
+	// info is how a payload wholly of the hook's stdin shape was read,
+	// set by read: said once, not as a warning.
+	info string
 }
 
 func (p *payloadFlags) register(cmd *cobra.Command, f *Factory) {
@@ -108,9 +112,14 @@ func (p *payloadFlags) read(ctx context.Context, stdin io.Reader) (*pyjson.Objec
 	if !ok {
 		return nil, nil, usageErrorf("payload from %s is %s, not a JSON object: give an object, with the agent's fields (tool_name, args, …) or in the wire shape a hook reads (hook_event_name, tool_input, extra); nothing was run", source, pyjson.TypeName(v))
 	}
-	fields, note := catalog.ReadShape(obj)
-	if note != "" {
+	fields, note, mixed := catalog.ReadShape(obj)
+	switch {
+	case mixed:
 		return fields, []string{fmt.Sprintf("payload from %s: %s", source, note)}, nil
+	case note != "":
+		// A payload wholly of the hook's stdin shape is fine: one short
+		// line, not a warning (SPEC §28 item 6).
+		p.info = fmt.Sprintf("payload from %s: %s", source, note)
 	}
 	return fields, nil, nil
 }
@@ -143,6 +152,9 @@ func (p *payloadFlags) begin(cmd *cobra.Command, f *Factory, event string, real 
 		ctx = cmd.Context()
 	}
 	given, warnings, err := p.read(ctx, interruptible(ctx, f.IO.In))
+	if p.info != "" {
+		fmt.Fprintf(f.IO.ErrOut, "%s %s\n", f.IO.ErrColors().InfoIcon(), esc(p.info))
+	}
 	if !p.Stdin && p.File == "" && p.JSON == "" {
 		if f.IO.InputWaiting() {
 			// A payload piped without "-" would otherwise be ignored

@@ -12,6 +12,7 @@ import (
 	"github.com/hermes-hooks/hermes/internal/answer"
 	"github.com/hermes-hooks/hermes/internal/hooks"
 	"github.com/hermes-hooks/hermes/internal/hookspec"
+	"github.com/hermes-hooks/hermes/internal/shell"
 )
 
 // protectOptions serve protect and unprotect (Unprotect true).
@@ -94,7 +95,10 @@ type protectJSON struct {
 	editJSON
 	Protected   *[]rewrapJSON `json:"protected,omitempty"`
 	Unprotected *[]rewrapJSON `json:"unprotected,omitempty"`
-	Refused     []refusedJSON `json:"refused"`
+	// Repointed (protect only): protected hooks whose guard now is the
+	// one beside this hermes (SPEC §28 item 4).
+	Repointed *[]rewrapJSON `json:"repointed,omitempty"`
+	Refused   []refusedJSON `json:"refused"`
 }
 
 type rewrapJSON struct {
@@ -119,6 +123,11 @@ func protectRun(cmd *cobra.Command, opts *protectOptions) error {
 	}
 	ios := opts.f.IO
 	env := configEnv(s)
+	for i, c := range opts.Commands {
+		if opts.Commands[i], err = typedCommand(s.Parsed.Specs, c, "", s.UserHome, ""); err != nil {
+			return err
+		}
+	}
 	specs, refused := selectSpecs(s.Parsed.Specs, opts)
 	var plan []hooks.Rewrap
 	if opts.Unprotect {
@@ -134,9 +143,10 @@ func protectRun(cmd *cobra.Command, opts *protectOptions) error {
 		}
 		plan, r = s.PlanProtect(specs, list, path, env)
 		refused = append(refused, r...)
+		plan = append(plan, s.PlanRepoint(specs, list, path, env)...)
 		if opts.FailClosed {
 			more, r := s.PlanFailClosed(specs, list, env)
-			plan, refused = append(plan, more...), append(refused, r...)
+			plan, refused = hooks.WithFailClosed(plan, more, env), append(refused, r...)
 		}
 	}
 	failClosed := failClosedCommands(opts, specs, plan, refused)
@@ -169,14 +179,19 @@ func protectRun(cmd *cobra.Command, opts *protectOptions) error {
 
 	if opts.JSON {
 		out := protectJSON{editJSON: editJSON{where(s.Loc), res.Changed, res.Diff}, Refused: []refusedJSON{}}
-		rows := []rewrapJSON{}
+		rows, repointed := []rewrapJSON{}, []rewrapJSON{}
 		for _, r := range plan {
-			rows = append(rows, rewrapJSON{r.Event, r.Inner(!opts.Unprotect), r.Wrapped(!opts.Unprotect)})
+			row := rewrapJSON{r.Event, r.Inner(!opts.Unprotect), r.Wrapped(!opts.Unprotect)}
+			if r.Repointed {
+				repointed = append(repointed, row)
+			} else {
+				rows = append(rows, row)
+			}
 		}
 		if opts.Unprotect {
 			out.Unprotected = &rows
 		} else {
-			out.Protected = &rows
+			out.Protected, out.Repointed = &rows, &repointed
 		}
 		for _, r := range refused {
 			out.Refused = append(out.Refused, refusedJSON(r))
@@ -190,10 +205,19 @@ func protectRun(cmd *cobra.Command, opts *protectOptions) error {
 			verb = "unprotected"
 		}
 		if len(plan) > 0 {
-			reportEdit(opts.f, s, res, fmt.Sprintf("%s %d hook(s) in %s", verb, len(plan), res.Path))
+			reportEdit(opts.f, s, res, rewrapSummary(verb, plan, res.Path))
 			if !opts.DryRun {
 				for _, r := range plan {
+					if r.Repointed {
+						continue
+					}
 					fmt.Fprintf(ios.Out, "  %s  %s\n", esc(r.Event), esc(r.Inner(!opts.Unprotect)))
+				}
+				for _, r := range plan {
+					if r.Repointed {
+						fmt.Fprintf(ios.Out, "  re-pointed  %s  %s  (its guard is now %s; the approval carried over)\n",
+							esc(r.Event), esc(r.Inner(true)), esc(guardOf(r.To)))
+					}
 				}
 				fmt.Fprintln(ios.Out, "Note: agent processes already running keep the hooks they registered; restart them for this to apply.")
 			}
@@ -220,6 +244,32 @@ func protectRun(cmd *cobra.Command, opts *protectOptions) error {
 		return SilentError
 	}
 	return nil
+}
+
+// rewrapSummary is the first line of protect's report: how many hooks
+// were protected, and how many re-pointed to the guard beside this hermes.
+func rewrapSummary(verb string, plan []hooks.Rewrap, path string) string {
+	n := 0
+	for _, r := range plan {
+		if r.Repointed {
+			n++
+		}
+	}
+	switch {
+	case n == 0:
+		return fmt.Sprintf("%s %d hook(s) in %s", verb, len(plan), path)
+	case n == len(plan):
+		return fmt.Sprintf("re-pointed %d protected hook(s) to the guard beside this hermes in %s", n, path)
+	}
+	return fmt.Sprintf("%s %d hook(s) and re-pointed %d to the guard beside this hermes in %s", verb, len(plan)-n, n, path)
+}
+
+// guardOf is the guard's path in a wrapped command as written.
+func guardOf(wrapped string) string {
+	if words, err := shell.Split(wrapped); err == nil && len(words) > 0 {
+		return words[0]
+	}
+	return wrapped
 }
 
 // selectSpecs picks the shell hooks named (by the command as written, as

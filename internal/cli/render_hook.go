@@ -65,6 +65,11 @@ func renderRun(w io.Writer, cs iostreams.Palette, r hooks.ShellRun, showApproval
 	state := ""
 	if showApproval {
 		state = cs.SuccessIcon() + " allowed  "
+		if a := r.Eval.Answer; a != nil && a.Action == hooks.ActionBlock {
+			// "allowed" beside a hook that blocked reads as the call
+			// being allowed: say what it means, the hook is approved.
+			state = cs.SuccessIcon() + " approved  "
+		}
 		switch why := wouldSkip(h); {
 		case !h.Approved:
 			state = cs.FailureIcon() + " not allowlisted (run because test was asked to)  "
@@ -88,6 +93,10 @@ func renderRun(w io.Writer, cs iostreams.Palette, r hooks.ShellRun, showApproval
 	}
 	if res.Err != "" && !res.TimedOut {
 		fmt.Fprintf(w, "    %s error: %s\n", cs.FailureIcon(), esc(res.Err))
+	}
+	if h.ExecErr != nil && h.ExecErr.Error() != res.Err {
+		// The hint list and doctor give (chmod +x …), not only the error.
+		fmt.Fprintf(w, "    %s %s\n", cs.FailureIcon(), esc(h.ExecErr.Error()))
 	}
 	if res.Stdout != "" {
 		fmt.Fprintf(w, "    stdout:\n%s\n", indent(escText(cut(res.Stdout, 400)), "      "))

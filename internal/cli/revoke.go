@@ -9,6 +9,7 @@ import (
 
 	"github.com/hermes-hooks/hermes/internal/allowlist"
 	"github.com/hermes-hooks/hermes/internal/hooks"
+	"github.com/hermes-hooks/hermes/internal/hookspec"
 )
 
 type revokeOptions struct {
@@ -57,7 +58,16 @@ func revokeRun(cmd *cobra.Command, opts *revokeOptions) error {
 	ios := opts.f.IO
 	removed := 0
 	store := opts.f.Store(cmd, loc.Home)
-	commands := revokeForms(opts.f, opts.Command)
+	// The config is read for the command's other forms only: revoking
+	// must work without one.
+	var specs []hookspec.Spec
+	if setup, err := hooks.Load(opts.f.request()); err == nil {
+		specs = setup.Parsed.Specs
+	}
+	if opts.Command, err = typedCommand(specs, opts.Command, "", opts.f.UserHome(), ""); err != nil {
+		return err
+	}
+	commands := revokeForms(specs, opts.Command)
 	warnings, err := store.Update(func(l *allowlist.List) error {
 		for _, c := range commands {
 			removed += l.Revoke(c)
@@ -97,15 +107,10 @@ func revokeRun(cmd *cobra.Command, opts *revokeOptions) error {
 // revokeForms are the allowlist commands to revoke for cmd: cmd itself
 // and, when cmd is a command as written in the config (${API_TOKEN}
 // unexpanded), what it expands to, which is what the allowlist holds. A
-// config that cannot be read only loses the second form: revoking must
-// work without one.
-func revokeForms(f *Factory, cmd string) []string {
+// config that cannot be read (specs nil) only loses the second form.
+func revokeForms(specs []hookspec.Spec, cmd string) []string {
 	out := []string{cmd}
-	s, err := hooks.Load(f.request())
-	if err != nil {
-		return out
-	}
-	for _, spec := range s.Parsed.Specs {
+	for _, spec := range specs {
 		// As written, or the command a protected hook's guard runs: the
 		// allowlist holds the (expanded) wrapped command.
 		named := spec.Written == cmd || spec.Protected() && spec.Names(cmd)

@@ -97,7 +97,7 @@ func NewRootCmd(f *Factory) *cobra.Command {
 		if words := cmd.Flags().Args(); cmd.HasAvailableSubCommands() && len(words) > 0 {
 			return &flagError{unknownCommand(cmd, words[0])}
 		}
-		return &flagError{&UsageError{msg: err.Error()}}
+		return &flagError{&UsageError{msg: err.Error() + flagSuggestion(cmd, err)}}
 	})
 
 	pf := root.PersistentFlags()

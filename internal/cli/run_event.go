@@ -87,10 +87,10 @@ func runEventRun(cmd *cobra.Command, opts *runEventOptions) error {
 	printWarnings(ios, e.Diagnostics(), fr.warnings)
 	fields := fr.fields(&opts.payloadFlags, false)
 	safe := safeMode(opts.f)
-	sel := opts.selection()
-	if err := opts.check(e.Parsed.ForEvent(ev.Name), ev.Name); err != nil {
+	if err := opts.check(e.Parsed.ForEvent(ev.Name), ev.Name, e.UserHome); err != nil {
 		return err
 	}
+	sel := opts.selection()
 	if opts.DryRun {
 		list, lw, err := e.Store.Read()
 		if err != nil {
@@ -120,6 +120,9 @@ func runEventRun(cmd *cobra.Command, opts *runEventOptions) error {
 	if safe {
 		fmt.Fprintln(ios.ErrOut, "HERMES_SAFE_MODE is set: no hook or webhook fires.")
 	}
+	// run-event is the one command of this tool that records (SPEC §26).
+	rs := recordSettings(opts.f, e.Loc.ConfigPath)
+	e.Record = &rs
 	d, err := e.DispatchShellWith(cmd.Context(), ev.Name, fields, hooks.DispatchOptions{SafeMode: safe,
 		Consent: consentFor(opts.f, cmd, e, opts.AcceptHooks), Selection: sel})
 	if err != nil {

@@ -45,8 +45,18 @@ func (s *selectFlags) selection() hooks.Selection {
 // check refuses a --only or --skip that names none of specs (the hooks
 // that could fire; scope says which, for the message): a typo must not
 // fire everything, or nothing, silently. It needs only the commands, so
-// nothing is inspected (no script is read) to check a selection.
-func (s *selectFlags) check(specs []hookspec.Spec, scope string) error {
+// nothing is inspected (no script is read) to check a selection. A
+// command typed with an unquoted ~ (the shell expanded it) is first
+// replaced by the configured command it names (typedCommand).
+func (s *selectFlags) check(specs []hookspec.Spec, scope, home string) error {
+	for _, list := range [][]string{s.Only, s.Skip} {
+		for i, c := range list {
+			var err error
+			if list[i], err = typedCommand(specs, c, "", home, ""); err != nil {
+				return err
+			}
+		}
+	}
 	unmatched := s.selection().Unmatched(specs)
 	if len(unmatched) == 0 {
 		return nil

@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/hermes-hooks/hermes/internal/regfile"
 )
 
 // interp is how one interpreter family reads its command line (SPEC §23
@@ -320,9 +322,11 @@ func (f *finder) shebang(path string, depth int) {
 }
 
 // readShebang reads a file's `#!` line: the interpreter and its one
-// optional argument, as the kernel splits it.
+// optional argument, as the kernel splits it. Only a regular file is
+// opened: a FIFO planted as a hook's program would block an open for
+// reading forever (and with it list, doctor or scan).
 func readShebang(path string) (interp, arg string, ok bool) {
-	fh, err := os.Open(path)
+	fh, err := regfile.Open(path)
 	if err != nil {
 		return "", "", false
 	}

@@ -11,7 +11,14 @@ type Diagnostic struct {
 	File    string `json:"file"`
 	Line    int    `json:"line"`
 	Message string `json:"message"`
+	// Advisory marks a warning that is not a problem (doctor does not
+	// count it): something the agent reads its own way without losing
+	// the hook, such as a misspelled key or a clamped timeout (SPEC §28).
+	Advisory bool `json:"-"`
 }
+
+// Problem reports whether doctor counts the diagnostic as a problem.
+func (d Diagnostic) Problem() bool { return d.Level != LevelInfo && !d.Advisory }
 
 // String renders the diagnostic as "file:line: path: message".
 func (d Diagnostic) String() string {

@@ -14,6 +14,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/hermes-hooks/hermes/internal/regfile"
+	"github.com/hermes-hooks/hermes/internal/secretname"
 )
 
 // Settings are the config keys this tool reads besides the hooks block.
@@ -37,6 +38,11 @@ type File struct {
 	// already expanded.
 	Hooks        *yaml.Node
 	HooksKeyLine int
+	// Disabled is the value of the top-level `hooks_disabled` key (SPEC
+	// §27): hooks switched off with `hermes hooks disable`, in the shape of
+	// hooks:. The agent ignores the key; nil when absent.
+	Disabled        *yaml.Node
+	DisabledKeyLine int
 	// TopKeys are the keys of the top-level mapping with their lines, in
 	// file order: an event name among them is a hook outdented out of
 	// hooks: (SPEC §20), which the hooks parser, knowing the events, names.
@@ -76,15 +82,7 @@ func (x Expansion) SecretVars() []string {
 
 // IsSecretName reports whether a variable name suggests a secret: it
 // contains TOKEN, SECRET, KEY, PASSWORD or PASS (any case).
-func IsSecretName(name string) bool {
-	up := strings.ToUpper(name)
-	for _, word := range []string{"TOKEN", "SECRET", "KEY", "PASS"} { // PASS covers PASSWORD
-		if strings.Contains(up, word) {
-			return true
-		}
-	}
-	return false
-}
+func IsSecretName(name string) bool { return secretname.Var(name) }
 
 // SyntaxError is a config file that is not valid YAML.
 type SyntaxError struct {
@@ -162,6 +160,8 @@ func Load(path string, env Env) (*File, error) {
 		switch p.Key {
 		case "hooks":
 			f.Hooks, f.HooksKeyLine = Deref(p.Value), p.KeyNode.Line
+		case HooksDisabledKey:
+			f.Disabled, f.DisabledKeyLine = Deref(p.Value), p.KeyNode.Line
 		case "hooks_auto_accept":
 			v := Resolve(p.Value)
 			f.Settings.AutoAccept = (v.Kind == KindBool && v.Bool) || (v.Kind == KindString && Truthy(v.Str))
@@ -222,6 +222,9 @@ func (f *File) extraEvents(p Pair) {
 		}
 	}
 }
+
+// HooksDisabledKey is the top-level key of disabled hooks (SPEC §27).
+const HooksDisabledKey = "hooks_disabled"
 
 // Keys of the hooks: block that are not events (SPEC §2.1).
 const (

@@ -24,6 +24,15 @@ func AllowlistChecks(s *hooks.Setup, list *allowlist.List) []Check {
 			"%d allowlist entry(ies) approve no configured hook: %s; remove them with: hermes hooks prune",
 			len(stale), strings.Join(stale, "; "))})
 	}
+	if n := len(s.Parsed.Disabled); n > 0 {
+		var names []string
+		for _, sp := range s.Parsed.Disabled {
+			names = append(names, sp.Event+" "+sp.Named())
+		}
+		out = append(out, Check{Name: "disabled", Status: CheckInfo, Message: fmt.Sprintf(
+			"%d hook(s) disabled (under hooks_disabled:, the agent does not run them; approvals kept): %s; switch one back on with: hermes hooks enable COMMAND",
+			n, strings.Join(names, "; "))})
+	}
 	for _, spec := range s.Parsed.Specs {
 		if !spec.HasSecret() {
 			continue

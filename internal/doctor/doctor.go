@@ -71,6 +71,9 @@ type Options struct {
 	SafeMode bool
 	// NoSmoke: --no-smoke; no smoke run, they run the hooks for real.
 	NoSmoke bool
+	// Guard is hermes-guard beside the running hermes ("" when there is
+	// none): a protected hook run through another is pointed out.
+	Guard string
 }
 
 // Run checks the home's own files, every shell hook (in config order)
@@ -95,6 +98,7 @@ func Run(ctx context.Context, e *hooks.Engine, list *allowlist.List, o Options) 
 	for i, h := range hs {
 		i += first
 		reports[i] = staticChecks(e, h)
+		repointCheck(h, o.Guard, &reports[i])
 		reason := smokeSkipReason(h)
 		if o.SafeMode && reason == "" {
 			reason = "safe mode"
@@ -230,6 +234,19 @@ func staticChecks(e *hooks.Engine, h hooks.ShellHook) HookReport {
 		r.add("guard", CheckWarn, "the agent runs this script whatever it holds; protect it with: hermes hooks protect %s", quote(h.Shown()))
 	}
 	return r
+}
+
+// repointCheck suggests protect --all for a protected hook whose guard is
+// not the one beside this hermes (SPEC §28 item 4): after `make install`
+// the config still runs the checkout's guard, which the next `git clean`
+// removes, or which an old build keeps deciding with. A warning, not a
+// problem: that guard still decides.
+func repointCheck(h hooks.ShellHook, guardPath string, r *HookReport) {
+	if guardPath == "" || !h.Protected() || h.Guard.Guard == guardPath {
+		return
+	}
+	r.add("guard", CheckWarn, "its guard %s is not the one beside this hermes (%s); re-point it with: hermes hooks protect --all",
+		h.Guard.Guard, guardPath)
 }
 
 func driftCheck(h hooks.ShellHook) Check {
@@ -482,7 +499,8 @@ func gatewayChecks(ctx context.Context, e *hooks.Engine, g gateway.Hook, python 
 		}
 	}
 	runner := &gateway.Runner{Python: python, Exec: e.Runner}
-	switch err := runner.Check(ctx, g); {
+	missing, err := runner.CheckImports(ctx, g)
+	switch {
 	case err != nil:
 		r.add("handler", CheckFail, "%v", err)
 	case g.Handler == gateway.HandlerExec:
@@ -492,6 +510,18 @@ func gatewayChecks(ctx context.Context, e *hooks.Engine, g gateway.Hook, python 
 	}
 	if g.Handler == gateway.HandlerPy {
 		r.add("python", CheckOK, "python: %s", python)
+		importChecks(&r, g, python, missing)
 	}
 	return r
+}
+
+// importChecks warns about each module the handler imports at its top
+// level that the gateway's Python cannot find (SPEC §28 item 5): the
+// gateway would fail to load the handler, which the ast check alone
+// passes. A warning, not a problem: the gateway may run another Python.
+func importChecks(r *HookReport, g gateway.Hook, python string, missing []gateway.MissingModule) {
+	for _, m := range missing {
+		r.add("imports", CheckWarn, "%s:%d imports %s, which %s cannot find: the gateway would fail to load this handler with that Python (install it there, or check with the gateway's own: --python PATH or HERMES_PYTHON)",
+			g.HandlerPath(), m.Line, m.Module, python)
+	}
 }

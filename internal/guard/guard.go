@@ -11,6 +11,7 @@ import (
 	"github.com/hermes-hooks/hermes/internal/answer"
 	"github.com/hermes-hooks/hermes/internal/audit"
 	"github.com/hermes-hooks/hermes/internal/pyjson"
+	"github.com/hermes-hooks/hermes/internal/record"
 	"github.com/hermes-hooks/hermes/internal/shell"
 	"github.com/hermes-hooks/hermes/internal/trust"
 )
@@ -27,6 +28,10 @@ func Main(args []string) int {
 	if isWitness(args) {
 		return witnessMain(os.Stdin)
 	}
+	if isHelp(args) {
+		os.Stdout.WriteString(Usage())
+		return 0
+	}
 	g := &run{start: time.Now(), args: args, userHome: os.Getenv("HOME")}
 	g.hermesHome = os.Getenv("HERMES_HOME")
 	if g.hermesHome == "" {
@@ -37,6 +42,8 @@ func Main(args []string) int {
 		g.hermesHome = filepath.Join(home, ".hermes")
 	}
 	g.audit = os.Getenv(NoAuditEnv) != "1"
+	g.id = record.NewID()
+	g.startRecording()
 
 	inv, err := Parse(args)
 	g.inv = inv
@@ -87,8 +94,12 @@ type run struct {
 	inv                  Invocation
 	userHome, hermesHome string
 	audit                bool
-	command              string // the allowlist's command ("as written"), for the audit line
-	sha                  string
+	// id names this run in the audit log and the payload store (SPEC
+	// §26): each guard process is one run of one hook.
+	id      string
+	rec     *recording // nil: not recording
+	command string     // the allowlist's command ("as written"), for the audit line
+	sha     string
 }
 
 // blocking: the agent blocks the tool call on this event's exit 2.
@@ -140,6 +151,7 @@ func (g *run) refuse(script, reason, next string) int {
 		writeBlock(ans)
 		code = 2
 	}
+	g.saveUnread()
 	g.record(audit.Record{Status: audit.StatusRefused, Refusal: reason,
 		Result: shell.Result{Elapsed: time.Since(g.start)}}, ans)
 	return code
@@ -153,10 +165,11 @@ func oneLine(s string) string {
 // record appends the run's audit line; a failure is a warning on stderr and
 // changes nothing else.
 func (g *run) record(r audit.Record, ans *answer.Answer) {
+	g.waitSaved()
 	if !g.audit {
 		return
 	}
-	r.Time, r.Event, r.Kind, r.Command, r.SHA256 = g.start, g.inv.Event, "shell", g.command, g.sha
+	r.ID, r.Time, r.Event, r.Kind, r.Command, r.SHA256 = g.id, g.start, g.inv.Event, "shell", g.command, g.sha
 	r.Via, r.PID, r.AnswerKind = audit.ViaExec, os.Getpid(), ans.Kind()
 	if ans != nil {
 		r.Answer = ans.Wire()

@@ -34,6 +34,7 @@ const witnessDone = 'd'
 
 // witnessNote is what the witness knows of the run.
 type witnessNote struct {
+	ID      string    `json:"id"`
 	Home    string    `json:"home"`
 	Event   string    `json:"event"`
 	Command string    `json:"command"`
@@ -56,7 +57,7 @@ func (g *run) watch() *witness {
 	if !g.audit {
 		return w // hermes fired it and writes the line itself
 	}
-	note := witnessNote{Home: g.hermesHome, Event: g.inv.Event, Command: g.command, SHA256: g.sha, Start: g.start, PID: os.Getpid()}
+	note := witnessNote{ID: g.id, Home: g.hermesHome, Event: g.inv.Event, Command: g.command, SHA256: g.sha, Start: g.start, PID: os.Getpid()}
 	w.timer = time.AfterFunc(witnessDelay, func() { w.start(note) })
 	return w
 }
@@ -129,7 +130,7 @@ func witnessMain(stdin io.Reader) int {
 	if json.Unmarshal(note, &n) != nil || n.Home == "" {
 		return 1
 	}
-	r := audit.Record{Time: n.Start, Event: n.Event, Kind: "shell", Command: n.Command, SHA256: n.SHA256,
+	r := audit.Record{ID: n.ID, Time: n.Start, Event: n.Event, Kind: "shell", Command: n.Command, SHA256: n.SHA256,
 		Via: audit.ViaExec, PID: n.PID, Status: audit.StatusRan,
 		Result: shell.Result{TimedOut: true, Elapsed: time.Since(n.Start),
 			Err: "killed by SIGKILL with its hook's process group (the agent's timeout); written by the guard's witness"}}

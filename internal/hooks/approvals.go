@@ -65,7 +65,7 @@ type secretPattern struct {
 
 func (s *Setup) namer() *namer {
 	n := &namer{configured: s.configured(), unknown: map[string]bool{}}
-	for _, spec := range s.Parsed.Specs {
+	for _, spec := range s.Parsed.WithDisabled() {
 		if spec.HasSecret() {
 			n.secret = append(n.secret, secretPattern{spec.Event, spec.Written, writtenPattern(spec.Written)})
 		}
@@ -163,10 +163,11 @@ func (s *Setup) Approvals(list *allowlist.List) []Approval {
 	return out
 }
 
-// configured maps each (event, command) of the config to its first spec.
+// configured maps each (event, command) of the config to its first spec,
+// disabled hooks included: their approvals are kept (SPEC §27).
 func (s *Setup) configured() map[allowlist.Key]hookspec.Spec {
-	m := make(map[allowlist.Key]hookspec.Spec, len(s.Parsed.Specs))
-	for _, spec := range s.Parsed.Specs {
+	m := make(map[allowlist.Key]hookspec.Spec, len(s.Parsed.Specs)+len(s.Parsed.Disabled))
+	for _, spec := range s.Parsed.WithDisabled() {
 		k := allowlist.Key{Event: spec.Event, Command: spec.Command}
 		if _, seen := m[k]; !seen {
 			m[k] = spec

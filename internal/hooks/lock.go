@@ -48,6 +48,11 @@ func (s *Setup) Lock() (*lockfile.Lock, error) {
 	for _, h := range s.ShellHooks(nil) {
 		l.ShellHooks = append(l.ShellHooks, s.LockEntry(h))
 	}
+	for _, h := range s.InspectAll(s.Parsed.Disabled, nil) {
+		e := s.LockEntry(h)
+		e.Disabled = true // recorded: switching it back on is a difference (SPEC §27)
+		l.ShellHooks = append(l.ShellHooks, e)
+	}
 	for _, g := range s.GatewayHooks() {
 		files, err := lockfile.HashDir(g.Dir)
 		if err != nil {

@@ -2,6 +2,7 @@ package hooks
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/hermes-hooks/hermes/internal/allowlist"
 	"github.com/hermes-hooks/hermes/internal/config"
@@ -20,11 +21,18 @@ type Rewrap struct {
 	From, To string // as written in the config
 	Old, New allowlist.Entry
 	HasOld   bool
+	// Repointed: a protected hook whose guard moved to the one beside the
+	// running hermes (PlanRepoint); InnerWritten is the command it guards.
+	Repointed    bool
+	InnerWritten string
 }
 
 // Inner is the command the guard runs, as written: From for protect, To
 // for unprotect.
 func (r Rewrap) Inner(protect bool) string {
+	if r.Repointed {
+		return r.InnerWritten
+	}
 	if protect {
 		return r.From
 	}
@@ -78,6 +86,44 @@ func (s *Setup) PlanProtect(specs []hookspec.Spec, list *allowlist.List, guardPa
 		plan = append(plan, r)
 	}
 	return plan, refused
+}
+
+// PlanRepoint plans, for each protected spec whose guard is another path
+// than guardPath (the one beside the running hermes: after `make install`,
+// the config still names the checkout's), the same command with guardPath
+// in front (SPEC §28 item 4). Every other word is kept, dialect flags
+// included, and the approval of the wrapped command, when there is one, is
+// carried over to the new one as it is: the same sha256, so nothing is
+// approved that was not. A command whose guard word cannot be found as
+// written is left alone.
+func (s *Setup) PlanRepoint(specs []hookspec.Spec, list *allowlist.List, guardPath string, env config.Env) []Rewrap {
+	var plan []Rewrap
+	for _, spec := range specs {
+		if !spec.Protected() || spec.Guard.Guard == guardPath {
+			continue
+		}
+		written := spec.Shown()
+		var rest string
+		var ok bool
+		for _, w := range []string{shell.Quote(spec.Guard.Guard), spec.Guard.Guard} {
+			if rest, ok = strings.CutPrefix(written, w+" "); ok {
+				break
+			}
+		}
+		if !ok {
+			continue
+		}
+		to := shell.Quote(guardPath) + " " + rest
+		r := Rewrap{Event: spec.Event, From: written, To: to, Repointed: true, InnerWritten: spec.InnerShown()}
+		if list != nil {
+			r.Old, r.HasOld = list.Find(spec.Event, spec.Command)
+		}
+		if r.HasOld {
+			r.New = carried(r.Old, spec.Event, pystr.Strip(config.ExpandEnv(to, env)), allowlist.ViaProtect)
+		}
+		plan = append(plan, r)
+	}
+	return plan
 }
 
 // PlanUnprotect is protect reversed: each protected spec gets back the

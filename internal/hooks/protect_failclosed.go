@@ -1,6 +1,7 @@
 package hooks
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/hermes-hooks/hermes/internal/allowlist"
@@ -26,15 +27,11 @@ func (s *Setup) PlanFailClosed(specs []hookspec.Spec, list *allowlist.List, env 
 			continue
 		}
 		written := spec.Shown()
-		inner, _, ok := guard.Unwrap(written)
+		inner, _, _ := guard.Unwrap(written)
+		to, ok := withFailClosedFlag(written)
 		if !ok {
 			continue
 		}
-		head := strings.TrimRight(strings.TrimSuffix(written, inner), " ")
-		if !strings.HasSuffix(head, " --") {
-			continue
-		}
-		to := strings.TrimSuffix(head, " --") + " --fail-closed -- " + inner
 		r := Rewrap{Event: spec.Event, From: written, To: to}
 		if list != nil {
 			r.Old, r.HasOld = list.Find(spec.Event, spec.Command)
@@ -47,6 +44,41 @@ func (s *Setup) PlanFailClosed(specs []hookspec.Spec, list *allowlist.List, env 
 		plan = append(plan, r)
 	}
 	return plan, refused
+}
+
+// withFailClosedFlag is a guard command as written with --fail-closed
+// added before its " -- " (its other flags kept); ok false when it does not
+// read as a guard command.
+func withFailClosedFlag(written string) (string, bool) {
+	inner, _, ok := guard.Unwrap(written)
+	if !ok {
+		return "", false
+	}
+	head := strings.TrimRight(strings.TrimSuffix(written, inner), " ")
+	if !strings.HasSuffix(head, " --") {
+		return "", false
+	}
+	return strings.TrimSuffix(head, " --") + " --fail-closed -- " + inner, true
+}
+
+// WithFailClosed adds more (PlanFailClosed) to plan: a hook plan rewrites
+// already (re-pointed to another guard) gets the flag in its new command
+// instead of a second rewrite.
+func WithFailClosed(plan, more []Rewrap, env config.Env) []Rewrap {
+	for _, m := range more {
+		i := slices.IndexFunc(plan, func(r Rewrap) bool { return r.Event == m.Event && r.From == m.From })
+		if i < 0 {
+			plan = append(plan, m)
+			continue
+		}
+		if to, ok := withFailClosedFlag(plan[i].To); ok {
+			plan[i].To = to
+			if plan[i].HasOld {
+				plan[i].New.Command = pystr.Strip(config.ExpandEnv(to, env))
+			}
+		}
+	}
+	return plan
 }
 
 // SetFailClosed sets fail_closed: true on the pre_tool_call hooks of src

@@ -38,6 +38,8 @@ const (
 	SkipModified       = trust.SkipModified
 	SkipUnreadable     = trust.SkipUnreadable
 	SkipSafeMode       = "safe mode"
+	// SkipDisabled: the hook is under hooks_disabled: (SPEC §27).
+	SkipDisabled = "disabled"
 	// SkipApprovalFailed: consent was given but the approval could not be
 	// recorded (disk full, I/O error); a fail-closed guard then blocks.
 	SkipApprovalFailed = "approval could not be recorded"

@@ -23,9 +23,12 @@ const (
 
 // Spec is one valid shell-hook entry of the config's hooks: block.
 type Spec struct {
-	Event   string
-	Index   int    // position in the event's list, counting skipped entries
-	Command string // trimmed, ${VAR} expanded: what runs and what the allowlist holds
+	Event string
+	Index int // position in the event's list, counting skipped entries
+	// Disabled: the entry is under hooks_disabled: (SPEC §27), Index in
+	// that block's list.
+	Disabled bool
+	Command  string // trimmed, ${VAR} expanded: what runs and what the allowlist holds
 	// Written is the command as written in the config, trimmed, when
 	// ${VAR} expansion changed it ("" otherwise); Secrets are the
 	// variables with a secret's name (TOKEN, KEY, ...) that went into it.
@@ -37,8 +40,12 @@ type Spec struct {
 	// MaxTimeout); false when the default applies.
 	TimeoutSet bool
 	FailClosed bool
-	File       string
-	Line       int // line of the entry
+	// NoReplay: the entry says replay: false (SPEC §26): running the hook
+	// has side effects, so test --cases skips it unless --replay-all. The
+	// agent ignores the key.
+	NoReplay bool
+	File     string
+	Line     int // line of the entry
 
 	// Guard is set when the command runs through the guard (SPEC §17,
 	// `hermes hooks protect`): its flags, and in Guard.Inner the argv of
@@ -127,6 +134,21 @@ type Parsed struct {
 	// build does not know (skipped with a warning): their approvals are
 	// not stale, since a newer build or the agent may serve them.
 	UnknownEvents []string
+	// Disabled are the hooks under hooks_disabled: (SPEC §27, `hermes
+	// hooks disable`), read like hooks: and marked Disabled: the agent
+	// registers none of them, nothing here runs them, and their approvals
+	// are kept. Their diagnostics are not reported.
+	Disabled []Spec
+}
+
+// WithDisabled is every configured hook, enabled (Specs) then disabled:
+// what an approval may approve without being stale (SPEC §27: disabling
+// keeps the approval).
+func (p *Parsed) WithDisabled() []Spec {
+	if len(p.Disabled) == 0 {
+		return p.Specs
+	}
+	return append(append(make([]Spec, 0, len(p.Specs)+len(p.Disabled)), p.Specs...), p.Disabled...)
 }
 
 // ForEvent returns the specs of one event, in config order.
@@ -163,6 +185,15 @@ func Parse(f *config.File, cat *catalog.Catalogue, env config.Env) *Parsed {
 	p := &parser{file: f.Path, cat: cat, env: env, out: out, expansions: f.Expansions}
 	p.hooks(f.Hooks, f.HooksKeyLine)
 	p.outdented(f.TopKeys)
+	if f.Disabled != nil {
+		off := &Parsed{}
+		q := &parser{file: f.Path, cat: cat, env: env, out: off, expansions: f.Expansions}
+		q.hooks(f.Disabled, f.DisabledKeyLine)
+		for _, s := range off.Specs {
+			s.Disabled = true
+			out.Disabled = append(out.Disabled, s)
+		}
+	}
 	return out
 }
 
@@ -201,6 +232,12 @@ func (p *parser) written(n *yaml.Node, v config.Value) (config.Expansion, bool) 
 func (p *parser) warn(path string, line int, format string, args ...any) {
 	p.out.Diagnostics = append(p.out.Diagnostics, config.Diagnostic{
 		Level: "warning", Path: path, File: p.file, Line: line, Message: fmt.Sprintf(format, args...)})
+}
+
+// advise adds a warning that is not a problem (config.Diagnostic.Advisory).
+func (p *parser) advise(path string, line int, format string, args ...any) {
+	p.warn(path, line, format, args...)
+	p.out.Diagnostics[len(p.out.Diagnostics)-1].Advisory = true
 }
 
 // fields returns an entry's keys, warning about repeated ones.
@@ -318,6 +355,7 @@ func (p *parser) entry(ev catalog.Event, i int, item *yaml.Node) (Spec, bool) {
 		return s, false
 	}
 	f := p.fields(path, v.Node)
+	p.misspelled(path, f)
 
 	cmd, ok := f.get("command")
 	if !ok {
@@ -376,7 +414,24 @@ func (p *parser) entry(ev catalog.Event, i int, item *yaml.Node) (Spec, bool) {
 	if ok {
 		s.FailClosed = p.failClosed(ev, path+"."+fc.Key, fc)
 	}
+	if r, ok := f.get("replay"); ok {
+		s.NoReplay = !p.replay(path+".replay", r)
+	}
 	return s, true
+}
+
+// replay reads an entry's replay key: true or false; anything else is a
+// warning, and the hook is replayed (the default).
+func (p *parser) replay(path string, r config.Pair) bool {
+	v := config.Resolve(r.Value)
+	switch v.Kind {
+	case config.KindBool:
+		return v.Bool
+	case config.KindNull:
+		return true
+	}
+	p.warn(path, r.KeyNode.Line, "replay must be true or false (unquoted), got %s; using true (test --cases replays it)", v.Describe())
+	return true
 }
 
 // matcher returns nil when the entry has no usable matcher.
@@ -414,7 +469,8 @@ func (p *parser) timeout(path string, t config.Pair) (int, bool) {
 		p.warn(path, line, "timeout %s is below 1 second; using the default %d", v.Describe(), DefaultTimeout)
 		return DefaultTimeout, false
 	case n > MaxTimeout:
-		p.warn(path, line, "timeout %s is above the maximum of %d seconds; using %d", v.Describe(), MaxTimeout, MaxTimeout)
+		// The hook still runs, with the maximum: advice, not a problem.
+		p.advise(path, line, "timeout %s is above the maximum of %d seconds; using %d", v.Describe(), MaxTimeout, MaxTimeout)
 		return MaxTimeout, true
 	}
 	return int(n), true

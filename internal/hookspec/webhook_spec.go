@@ -203,7 +203,7 @@ func (p *parser) webhookTimeout(path string, t config.Pair) int {
 		p.warn(path, line, "timeout %s is below %d second; using %d", v.Describe(), MinWebhookTimeout, MinWebhookTimeout)
 		return MinWebhookTimeout
 	case n > MaxWebhookTimeout:
-		p.warn(path, line, "timeout %s is above the maximum of %d seconds for a webhook; using %d", v.Describe(), MaxWebhookTimeout, MaxWebhookTimeout)
+		p.advise(path, line, "timeout %s is above the maximum of %d seconds for a webhook; using %d", v.Describe(), MaxWebhookTimeout, MaxWebhookTimeout)
 		return MaxWebhookTimeout
 	}
 	return int(n)

@@ -133,7 +133,17 @@ func ShellDetail(want, got ShellHook) string {
 	if !sameString(want.SHA256, got.SHA256) {
 		parts = append(parts, fmt.Sprintf("script sha256 %s in the lock, %s now", orNull(want.SHA256), orNull(got.SHA256)))
 	}
+	if want.Disabled != got.Disabled {
+		parts = append(parts, fmt.Sprintf("%s in the lock, %s now", onOff(want.Disabled), onOff(got.Disabled)))
+	}
 	return strings.Join(parts, "; ")
+}
+
+func onOff(disabled bool) string {
+	if disabled {
+		return "disabled"
+	}
+	return "enabled"
 }
 
 func orNull(s *string) string {

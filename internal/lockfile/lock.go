@@ -11,7 +11,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 
@@ -30,6 +29,9 @@ type Lock struct {
 	ShellHooks       []ShellHook   `json:"shell_hooks"`
 	GatewayHooks     []GatewayHook `json:"gateway_hooks"`
 	OutboundWebhooks []Webhook     `json:"outbound_webhooks"`
+	// Scan is what `hermes hooks scan --write-lock` recorded of a
+	// checkout (SPEC §27); absent from a home's lock until then.
+	Scan *ScanSection `json:"scan,omitempty"`
 }
 
 // ShellHook is one configured shell hook.
@@ -44,6 +46,9 @@ type ShellHook struct {
 	Script *string `json:"script"`
 	// SHA256 of the script; null when it cannot be read.
 	SHA256 *string `json:"sha256"`
+	// Disabled: the entry is under the config's hooks_disabled: (SPEC
+	// §27), so the agent does not register it. Absent when false.
+	Disabled bool `json:"disabled,omitempty"`
 }
 
 // GatewayHook is one gateway hook folder.
@@ -115,30 +120,7 @@ func Marshal(l *Lock) []byte {
 
 // Write writes the lock to path atomically (a temporary file in the same
 // folder, then a rename), so a reader never sees half a lock.
-func Write(path string, l *Lock) error {
-	data := Marshal(l)
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, ".hooks.lock-*")
-	if err != nil {
-		return fmt.Errorf("writing the lock %s: %w", path, err)
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return fmt.Errorf("writing the lock %s: %w", path, err)
-	}
-	if err := tmp.Chmod(0o644); err != nil {
-		tmp.Close()
-		return fmt.Errorf("writing the lock %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("writing the lock %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("writing the lock %s: %w", path, err)
-	}
-	return nil
-}
+func Write(path string, l *Lock) error { return writeBytes(path, Marshal(l)) }
 
 // Error says a lock file cannot be used: unreadable, not JSON, another
 // version, or a field of the wrong kind. The CLI maps it to exit 2 (a

@@ -46,3 +46,17 @@ func TestSequenceMatcherRatio(t *testing.T) {
 		}
 	}
 }
+
+func TestDistance(t *testing.T) {
+	for _, tt := range []struct {
+		a, b string
+		want int
+	}{
+		{"", "", 0}, {"matchr", "matcher", 1}, {"timout", "timeout", 1},
+		{"tiemout", "timeout", 2}, {"abc", "", 3}, {"é", "e", 1}, {"kitten", "sitting", 3},
+	} {
+		if got := Distance(tt.a, tt.b); got != tt.want {
+			t.Errorf("Distance(%q, %q) = %d, want %d", tt.a, tt.b, got, tt.want)
+		}
+	}
+}

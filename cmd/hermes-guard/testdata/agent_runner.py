@@ -1,10 +1,12 @@
 """The agent's hook runner, as agent/shell_hooks.py runs a hook (_spawn)
 and reads its answer (_evaluate_result, SPEC §7), for the guard's proof.
 
-Reads one JSON request (or a list of them, a batch) on stdin: {"argv": [...], "payload": "...",
+Reads one JSON request on stdin: {"argv": [...], "payload": "...",
 "timeout": seconds, "event": "...", "fail_closed": bool (optional),
 "env": {...} (optional, the hook's whole environment)}; prints one JSON
-object (a list for a batch): returncode, stdout, stderr, timed_out, spawn_error and answer.
+object: returncode, stdout, stderr, timed_out, spawn_error and answer. A
+list of requests is run in order and answered with a list; {"batch":
+[...]} runs them several at once (threads) and answers with a list.
 
 fail_closed is read as the agent reads it (SPEC §25, upstream issue
 #102417): a spawn error, a timeout, or stdout that is not a JSON object
@@ -129,12 +131,17 @@ def run_one(req):
 
 def main():
     req = json.load(sys.stdin)
+    # A list of requests runs them one after the other, as one agent
+    # process fires its hooks call after call, and prints a list.
     if isinstance(req, list):
-        # A batch: each request run as the agent runs a hook, several at
-        # once (as the agent's hooks of different sessions may be).
+        json.dump([run_one(r) for r in req], sys.stdout)
+        return
+    if "batch" in req:
+        # Each request run as the agent runs a hook, several at once (as
+        # the agent's hooks of different sessions may be).
         from concurrent.futures import ThreadPoolExecutor
         with ThreadPoolExecutor(8) as pool:
-            json.dump(list(pool.map(run_one, req)), sys.stdout)
+            json.dump(list(pool.map(run_one, req["batch"])), sys.stdout)
         return
     json.dump(run_one(req), sys.stdout)
 

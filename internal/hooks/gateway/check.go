@@ -25,30 +25,45 @@ func (e *CheckError) Error() string {
 	return fmt.Sprintf("%s: %s", e.Path, e.Msg)
 }
 
-// Check confirms that h's handler can be called as handle(event_type,
+// MissingModule is a module a handler imports at its top level that the
+// Python checked cannot find: the gateway would fail to load the handler.
+type MissingModule struct {
+	Module string `json:"module"`
+	Line   int    `json:"line"`
+}
+
+// Check is CheckImports without the imports.
+func (r *Runner) Check(ctx context.Context, h Hook) error {
+	_, err := r.CheckImports(ctx, h)
+	return err
+}
+
+// CheckImports confirms that h's handler can be called as handle(event_type,
 // context) without executing any of it: handler.py is parsed with Python's
 // ast module (it needs r.Python; a PythonError otherwise) and must define a
 // top-level handle, plain or async, that accepts two positional arguments;
 // an executable handler must be an executable regular file. Problems are
-// *CheckError values.
-func (r *Runner) Check(ctx context.Context, h Hook) error {
+// *CheckError values. For handler.py it also returns the top-level imports
+// r.Python cannot find (importlib.util.find_spec, which runs none of the
+// handler's code), found even when the handler has a problem.
+func (r *Runner) CheckImports(ctx context.Context, h Hook) ([]MissingModule, error) {
 	path := h.HandlerPath()
 	switch h.Handler {
 	case HandlerExec:
 		info, err := os.Stat(path)
 		switch {
 		case err != nil:
-			return &CheckError{Path: path, Msg: "cannot be read: " + errText(err)}
+			return nil, &CheckError{Path: path, Msg: "cannot be read: " + errText(err)}
 		case !info.Mode().IsRegular():
-			return &CheckError{Path: path, Msg: "is not a regular file"}
+			return nil, &CheckError{Path: path, Msg: "is not a regular file"}
 		case info.Mode().Perm()&0o111 == 0:
-			return &CheckError{Path: path, Msg: "is not executable (chmod +x it)"}
+			return nil, &CheckError{Path: path, Msg: "is not executable (chmod +x it)"}
 		}
-		return nil
+		return nil, nil
 	case HandlerPy:
 		return r.checkPython(ctx, path)
 	}
-	return &CheckError{Path: h.Dir, Msg: "no handler: add handler.py defining handle(event_type, context), or an executable named handler"}
+	return nil, &CheckError{Path: h.Dir, Msg: "no handler: add handler.py defining handle(event_type, context), or an executable named handler"}
 }
 
 func errText(err error) string {
@@ -58,9 +73,9 @@ func errText(err error) string {
 	return err.Error()
 }
 
-func (r *Runner) checkPython(ctx context.Context, path string) error {
+func (r *Runner) checkPython(ctx context.Context, path string) ([]MissingModule, error) {
 	if r.Python == "" {
-		return &PythonError{}
+		return nil, &PythonError{}
 	}
 	abs, err := filepath.Abs(path)
 	if err != nil {
@@ -73,22 +88,23 @@ func (r *Runner) checkPython(ctx context.Context, path string) error {
 		Timeout: r.timeout(),
 	})
 	var answer struct {
-		OK    bool   `json:"ok"`
-		Line  int    `json:"line"`
-		Error string `json:"error"`
+		OK      bool            `json:"ok"`
+		Line    int             `json:"line"`
+		Error   string          `json:"error"`
+		Missing []MissingModule `json:"missing"`
 	}
 	if err := json.Unmarshal([]byte(strings.TrimSpace(res.Stdout)), &answer); err != nil {
 		if ctx.Err() != nil {
-			return fmt.Errorf("checking %s interrupted: %w", path, ctx.Err())
+			return nil, fmt.Errorf("checking %s interrupted: %w", path, ctx.Err())
 		}
 		why := runnerFailure(res)
 		if res.TimedOut {
 			why = fmt.Sprintf("timed out after %s", r.timeout())
 		}
-		return fmt.Errorf("checking %s with %s failed: %s", path, r.Python, why)
+		return nil, fmt.Errorf("checking %s with %s failed: %s", path, r.Python, why)
 	}
 	if !answer.OK {
-		return &CheckError{Path: path, Line: answer.Line, Msg: answer.Error}
+		return answer.Missing, &CheckError{Path: path, Line: answer.Line, Msg: answer.Error}
 	}
-	return nil
+	return answer.Missing, nil
 }

@@ -108,3 +108,41 @@ func TestCheckOther(t *testing.T) {
 		}
 	}
 }
+
+// SPEC §28 item 5: the top-level imports the Python cannot find are named,
+// without running the handler: not a stdlib module, not one imported under
+// try or if (optional), not a relative one, and not a module that only
+// sits beside the handler or in the working directory (the gateway puts
+// neither on sys.path). A package is looked up by its first name only, so
+// finding "email.mime" runs nothing of a package.
+func TestCheckImports(t *testing.T) {
+	r := newRunner(t)
+	root := t.TempDir()
+	marker := filepath.Join(t.TempDir(), "executed")
+	writeFolder(t, root, "h", folder{yaml: hookYAML, py: "import os, json\n" +
+		"import hermes_walk_missing_a\n" +
+		"from hermes_walk_missing_b.sub import x\n" +
+		"from email.mime import text\n" +
+		"from . import sibling\n" +
+		"import beside\n" +
+		"try:\n    import hermes_walk_optional\nexcept ImportError:\n    pass\n" +
+		"import hermes_walk_missing_a\n" +
+		"open(" + strconv.Quote(marker) + ", 'w').write('x')\n" + okPy})
+	if err := os.WriteFile(filepath.Join(root, "h", "beside.py"), []byte("x = 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	missing, err := r.CheckImports(context.Background(), Discover(root, known)[0])
+	if err != nil {
+		t.Fatalf("CheckImports: %v", err)
+	}
+	got := ""
+	for _, m := range missing {
+		got += m.Module + "@" + strconv.Itoa(m.Line) + " "
+	}
+	if want := "hermes_walk_missing_a@2 hermes_walk_missing_b@3 beside@6 "; got != want {
+		t.Errorf("missing = %q, want %q", got, want)
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Error("the handler's top level ran during the check")
+	}
+}

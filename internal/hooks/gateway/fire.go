@@ -56,6 +56,18 @@ type Result struct {
 	// AfterDecision: not run because an earlier handler of the slash
 	// command decided (deny, handled, rewrite), as the gateway stops there.
 	AfterDecision bool
+	// Logs are the handler's log records at INFO and above; Threads the
+	// threads it started that were still running when handle returned
+	// (the gateway keeps running them; a test does not wait for them).
+	Logs    []LogRecord
+	Threads int
+}
+
+// LogRecord is one record a handler logged.
+type LogRecord struct {
+	Level   string `json:"level"`
+	Logger  string `json:"logger"`
+	Message string `json:"message"`
 }
 
 // Result statuses.
@@ -209,13 +221,15 @@ func notLoaded(h Hook) string {
 
 // reply is one line the runner wrote to its reply file.
 type reply struct {
-	Index      int     `json:"index"`
-	Phase      string  `json:"phase"`
-	Status     string  `json:"status"`
-	Error      string  `json:"error"`
-	ResultJSON string  `json:"result_json"`
-	Repr       bool    `json:"repr"`
-	Elapsed    float64 `json:"elapsed"`
+	Index      int         `json:"index"`
+	Phase      string      `json:"phase"`
+	Status     string      `json:"status"`
+	Error      string      `json:"error"`
+	ResultJSON string      `json:"result_json"`
+	Repr       bool        `json:"repr"`
+	Elapsed    float64     `json:"elapsed"`
+	Logs       []LogRecord `json:"logs"`
+	Threads    int         `json:"threads"`
 }
 
 func (r *Runner) firePython(ctx context.Context, event string, payload *pyjson.Object, hooks []Hook, py []int, results []Result, stopOnDecision bool) error {
@@ -297,6 +311,7 @@ func applyReply(out *Result, rep reply) {
 	out.Error = rep.Error
 	out.Repr = rep.Repr
 	out.ElapsedSeconds = round3(rep.Elapsed)
+	out.Logs, out.Threads = rep.Logs, rep.Threads
 	v, err := pyjson.Decode([]byte(rep.ResultJSON))
 	if err != nil {
 		out.Status = StatusError

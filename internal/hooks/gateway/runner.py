@@ -11,7 +11,12 @@ Two modes:
                             One JSON line per step is appended to FILE:
                               {"index": i, "phase": "start"}
                               {"index": i, "phase": "done", "status": "ok" | "error",
-                               "error", "result_json", "repr", "elapsed"}
+                               "error", "result_json", "repr", "elapsed",
+                               "logs": [{"level", "logger", "message"}], "threads": n}
+                            logs are the handler's log records at INFO and above (the
+                            gateway logs them; a test would otherwise hide them) and
+                            threads the threads it started that were still running
+                            when handle returned (the gateway keeps running them).
                             Each handler runs in a child process of its own (fork), so
                             one that ends the process (os._exit, a crash) cannot take
                             its siblings' results with it. Its file descriptors 1 and 2
@@ -21,7 +26,10 @@ Two modes:
                             whatever it prints (from Python or C, or its children) is
                             bounded and can never reach the reply file.
   runner.py --check PATH    parse PATH with ast, never executing it, and print one JSON
-                            object: {"ok": bool, "error": str, "line": int}.
+                            object: {"ok": bool, "error": str, "line": int,
+                            "missing": [{"module", "line"}]}: the top-level imports
+                            this Python cannot find (importlib.util.find_spec of each
+                            top-level package name, which runs no code of the handler).
 
 It must run on any python3 the user has (3.8+), with the standard library only.
 """
@@ -35,6 +43,7 @@ import os
 import re
 import select
 import sys
+import threading
 import time
 import traceback
 
@@ -45,6 +54,9 @@ TEXT_LIMIT = 64 << 10
 # What is kept of each handler's stdout (its start) and stderr (its end),
 # as for shell hooks; the Go side knows the same number.
 CAPTURE_LIMIT = 1 << 20
+# At most this many log records of a handler are kept, each cut to
+# TEXT_LIMIT // 16 characters.
+LOG_LIMIT = 200
 # How long output is still read once a handler's process has exited: a
 # grandchild holding the pipes open must not hold the runner.
 PIPE_GRACE = 1.0
@@ -113,7 +125,11 @@ def run_one(request, handler, name, index):
             # A fresh copy: one handler mutating the context must not change
             # what the next one sees.
             context = json.loads(json.dumps(request["context"]))
+            logs = capture_logs()
+            before = set(threading.enumerate())
             entry = call(handler, request["event_type"], context, name)
+            entry["logs"] = logs()
+            entry["threads"] = len([t for t in threading.enumerate() if t not in before and t.is_alive()])
             flush()
             write_all(res_w, json.dumps(entry, ensure_ascii=True).encode("ascii"))
         except BaseException:
@@ -141,6 +157,41 @@ def run_one(request, handler, name, index):
         entry = failure("the handler's process %s before handle returned (os._exit, sys.exit in a thread, or a crash)" % how)
     entry["elapsed"] = elapsed
     return entry
+
+
+def capture_logs():
+    """Starts keeping the log records at INFO and above that a handler emits
+    through the logging module, as the gateway (which logs at INFO) would
+    show them; returns a function that stops and returns them. The handler
+    is on the root logger, which is set to INFO when it is less verbose; a
+    logger the handler set to a level of its own keeps it. Imported here, in
+    the handler's process: the runner's own start-up does not pay for it."""
+    import logging
+
+    records = []
+
+    class Keep(logging.Handler):
+        def emit(self, record):
+            if len(records) >= LOG_LIMIT:
+                return
+            try:
+                message = record.getMessage()
+            except BaseException as exc:
+                message = "(message cannot be formatted: %s)" % type(exc).__name__
+            records.append({"level": record.levelname, "logger": record.name,
+                            "message": message[: TEXT_LIMIT // 16]})
+
+    keep = Keep(logging.INFO)
+    root = logging.getLogger()
+    if root.getEffectiveLevel() > logging.INFO:
+        root.setLevel(logging.INFO)
+    root.addHandler(keep)
+
+    def taken():
+        root.removeHandler(keep)
+        return records
+
+    return taken
 
 
 class Capture:
@@ -335,6 +386,37 @@ def check(path):
     return 0
 
 
+def missing_imports(tree):
+    """The modules the handler imports at its top level (unconditionally,
+    outside try/if) that this Python cannot find, as the gateway would fail
+    to import them. Only the first name of a dotted import is looked up:
+    finding "a.b" would import (run) the package "a"."""
+    missing, seen = [], set()
+    # python -c puts the working directory first on sys.path; the gateway
+    # does not run from the user's working directory, nor from the hook's
+    # folder (it never adds that), so neither may answer for it.
+    here = os.getcwd()
+    sys.path[:] = [p for p in sys.path if p not in ("", ".", here)]
+    for node in tree.body:
+        names = []
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            names = [node.module]
+        for name in names:
+            top = name.split(".")[0]
+            if top in seen or top == "__future__":
+                continue
+            seen.add(top)
+            try:
+                found = importlib.util.find_spec(top) is not None
+            except (ImportError, ValueError):
+                found = False
+            if not found:
+                missing.append({"module": top, "line": node.lineno})
+    return missing
+
+
 def check_source(path):
     try:
         with open(path, "rb") as f:
@@ -348,6 +430,12 @@ def check_source(path):
     except ValueError as exc:  # null bytes, undecodable source
         return {"ok": False, "line": 0, "error": "cannot parse: %s" % exc}
 
+    result = check_handle(tree)
+    result["missing"] = missing_imports(tree)
+    return result
+
+
+def check_handle(tree):
     handle = None
     for node in tree.body:
         # The last top-level binding wins, as it would at import time.

@@ -1,0 +1,2 @@
+#!/bin/sh
+jq -r .tool_input.command >/dev/null

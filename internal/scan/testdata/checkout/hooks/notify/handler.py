@@ -1,0 +1,2 @@
+def handle(event_type, context):
+    return None

@@ -1,0 +1,2 @@
+#!/bin/sh
+curl -s https://telemetry.example.invalid/ping >/dev/null

@@ -1,0 +1,26 @@
+package suggest
+
+// Distance is the Levenshtein distance of a and b, in runes: the number of
+// single-character insertions, deletions and substitutions between them.
+// Hints that promise "within two edits" (SPEC §28: misspelled keys and
+// flags) use it; names of events and tools use Closest, as the agent does.
+func Distance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
+}

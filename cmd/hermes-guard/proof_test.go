@@ -51,6 +51,7 @@ type runnerResult struct {
 	Stdout     string          `json:"stdout"`
 	Stderr     string          `json:"stderr"`
 	TimedOut   bool            `json:"timed_out"`
+	SpawnError *string         `json:"spawn_error"`
 	Answer     json.RawMessage `json:"answer"`
 }
 
@@ -131,7 +132,13 @@ func (l *lab) protect(event string, failClosed bool, argv ...string) []string {
 // run runs argv with the agent's runner.
 func (l *lab) run(event string, argv []string, payload string, timeout float64) runnerResult {
 	l.t.Helper()
-	req, _ := json.Marshal(map[string]any{"argv": argv, "payload": payload, "timeout": timeout, "event": event})
+	return l.runAs(event, false, argv, payload, timeout)
+}
+
+// runAs runs argv with the agent's runner, the hook fail_closed or not.
+func (l *lab) runAs(event string, failClosed bool, argv []string, payload string, timeout float64) runnerResult {
+	l.t.Helper()
+	req, _ := json.Marshal(map[string]any{"argv": argv, "payload": payload, "timeout": timeout, "event": event, "fail_closed": failClosed})
 	cmd := exec.Command(l.py, l.runner)
 	cmd.Env, cmd.Dir, cmd.Stdin = l.env, l.dir, bytes.NewReader(req)
 	var stderr bytes.Buffer
@@ -209,7 +216,9 @@ func TestAgentSeesTheSame(t *testing.T) {
 				script := l.script(fmt.Sprintf("hook%d.sh", i), tc.body)
 				before := l.auditLines()
 				bare := l.run(tc.event, []string{script}, tc.payload, tc.timeout)
-				wrapped := l.protect(tc.event, true, script)
+				// Without --fail-closed: with it, the guard closes the
+				// agent's gap on a signal death (TestFailClosedClosesTheGap).
+				wrapped := l.protect(tc.event, false, script)
 				guarded := l.run(tc.event, wrapped, tc.payload, tc.timeout)
 				if bare.ReturnCode != guarded.ReturnCode {
 					t.Errorf("returncode: bare %d, protected %d", bare.ReturnCode, guarded.ReturnCode)

@@ -68,10 +68,7 @@ func newClaudeLab(t *testing.T) *claudeLab {
 // import and protect look for it.
 func buildGuardBeside(t testing.TB, hermes string) {
 	t.Helper()
-	guardBin := filepath.Join(filepath.Dir(hermes), "hermes-guard")
-	if out, err := exec.Command("go", "build", "-o", guardBin, "github.com/hermes-hooks/hermes/cmd/hermes-guard").CombinedOutput(); err != nil {
-		t.Fatalf("building hermes-guard: %v\n%s", err, out)
-	}
+	guardBuild.linkInto(t, filepath.Dir(hermes))
 }
 
 func (l *claudeLab) command(dir string, args ...string) *exec.Cmd {

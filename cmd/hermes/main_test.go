@@ -18,7 +18,7 @@ import (
 )
 
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){
+	testscript.Main(removingBuilds{m}, map[string]func(){
 		"hermes": func() {
 			if spec := os.Getenv("HERMES_TEST_FAULT"); spec != "" {
 				if err := injectFault(spec); err != nil {

@@ -31,20 +31,12 @@ func stressSize(full, reduced int) int {
 	return reduced
 }
 
-// buildHermes builds the real binary into the test's temporary folder: the
-// test binary is not what a user runs, and its RSS would not be hermes's.
+// buildHermes gives the test the real binary, in its temporary folder:
+// the test binary is not what a user runs, and its RSS would not be
+// hermes's. It is built once for the whole test binary (builtOnce).
 func buildHermes(t testing.TB) string {
 	t.Helper()
-	goBin, err := exec.LookPath("go")
-	if err != nil {
-		t.Fatalf("the stress tests build the real binary and need the go command: %v", err)
-	}
-	bin := filepath.Join(t.TempDir(), "hermes")
-	out, err := exec.Command(goBin, "build", "-o", bin, "github.com/hermes-hooks/hermes/cmd/hermes").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
+	return hermesBuild.linkInto(t, t.TempDir())
 }
 
 // stressHome is one HOME / HERMES_HOME with the binary that runs against it.

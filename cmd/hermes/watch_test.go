@@ -176,3 +176,52 @@ func TestWatchPlainTestSeesConfig(t *testing.T) {
 	w.waitForLine("Firing 2 hook(s) for event 'on_session_start':")
 	w.interrupt()
 }
+
+// SPEC §25: when the watched script of a protected hook is edited, it is
+// no longer approved and its guard refuses it: test --cases --watch says
+// so once, with the command that approves it, instead of reporting every
+// case as failed; approving it runs the cases again.
+func TestWatchSaysTheScriptIsNoLongerApproved(t *testing.T) {
+	home := t.TempDir()
+	hermesHome := filepath.Join(home, ".hermes")
+	script := filepath.Join(hermesHome, "guard.sh")
+	cases := filepath.Join(home, "cases.yaml")
+	if err := os.MkdirAll(hermesHome, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(hermesHome, "config.yaml"), "hooks:\n  pre_tool_call:\n    - command: \"~/.hermes/guard.sh\"\n", 0o644)
+	blocking := "#!/bin/sh\ncat >/dev/null\necho '{\"action\": \"block\", \"message\": \"no\"}'\n"
+	writeFile(t, script, blocking, 0o755)
+	writeFile(t, cases, "- {name: rm is refused, event: pre_tool_call, expect: {action: block}}\n- {name: ls is refused too, event: pre_tool_call, expect: {action: block}}\n", 0o644)
+	runOffTerminal(t, home, "hooks", "accept", "--all", "--yes")
+	runOffTerminal(t, home, "hooks", "protect", "--all")
+
+	w := startWatching(t, home, "hooks", "test", "--cases", cases, "--watch")
+	w.waitForLine("2 cases: 2 passed, 0 failed")
+	save(t, script, blocking+"# stricter\n", 0o755)
+	const said = "guard.sh changed and is no longer approved: its guard refuses it, so no case was run; approve it with: hermes hooks accept '${HOME}/.hermes/guard.sh' --event pre_tool_call"
+	waitForText(t, &w.stderr, said)
+	runOffTerminal(t, home, "hooks", "accept", "${HOME}/.hermes/guard.sh", "--event", "pre_tool_call", "--yes")
+	w.waitFor("the cases passing again", func(line string) bool {
+		if strings.Contains(line, "failed") && !strings.HasSuffix(line, " 0 failed") {
+			t.Errorf("a case was reported failed: %q", line)
+		}
+		return line == "2 cases: 2 passed, 0 failed"
+	})
+	w.interrupt()
+	if n := strings.Count(w.stderr.String(), "no longer approved"); n != 1 {
+		t.Errorf("said %d times that the script is no longer approved:\n%s", n, w.stderr.String())
+	}
+}
+
+// waitForText waits until b holds text: the event itself, looked at until
+// it comes, with a deadline far above what it takes.
+func waitForText(t *testing.T, b *lockedBuffer, text string) {
+	t.Helper()
+	for deadline := time.Now().Add(failAfter); !strings.Contains(b.String(), text); {
+		if time.Now().After(deadline) {
+			t.Fatalf("no %q after %s:\n%s", text, failAfter, b.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}

@@ -313,6 +313,7 @@ func acceptRun(cmd *cobra.Command, opts *acceptOptions) error {
 		fmt.Fprint(ios.Out, renderCodeFiles(e.Code, "    "))
 	}
 	fmt.Fprintf(ios.Out, "Allowlist: %s\n", esc(s.Store.Path))
+	printFailClosedAdvice(opts.f, s, list, chosen)
 	return reportNotApproved(opts, s, notApproved)
 }
 

@@ -20,12 +20,17 @@ type doctorOptions struct {
 	NoSmoke     bool
 	ExpectHooks int // -1: not asked
 	Lock        string
+	// doctor --chaos (SPEC §25): the fault grid instead of the checks.
+	Chaos         bool
+	ChaosCommands []string
+	ChaosPayload  string
+	ChaosCases    string
 }
 
 func newCmdDoctor(f *Factory, runF func(*doctorOptions) error) *cobra.Command {
 	opts := &doctorOptions{f: f}
 	cmd := &cobra.Command{
-		Use:   "doctor",
+		Use:   "doctor [--chaos [COMMAND...]]",
 		Short: "Check every hook; exit 1 when something needs attention",
 		Long: `For every shell hook, in config order: the script exists and can run, it is
 approved, it did not change since approval, nobody else can write it, and a
@@ -40,12 +45,36 @@ As a CI gate: --lock FILE fails on any difference between the lock written by
 'hermes hooks lock' and the home (a hook, script, gateway file or webhook
 added, removed or changed); --expect-hooks N fails when fewer than N hooks
 (shell and gateway) are configured; --no-smoke runs no hook (smoke runs run
-them for real).`,
+them for real).
+
+With --chaos: each pre_tool_call hook (or each COMMAND named) is run once as
+configured (through its guard when protected) and once under each fault —
+dependency missing (a PATH holding only its program and interpreter),
+interpreter missing, crash (SIGKILL), exit 1 with no output, garbage on
+stdout, slow (held past its timeout), edited (a copy with a line appended, not
+approved), unreadable (a copy with mode 000) — and each run is judged as the
+agent judges it (fail_closed included). A row is red when the hook blocks as
+configured but some fault lets the call through; the fixes are printed under
+it. The payload is --payload, else a case of --cases FILE (the first of the
+hook's event that expects a block, else its first), else a terminal call of
+rm -rf /. Faults are made in a throwaway folder: your scripts, config and allowlist
+are not written, and the audit log gets no line. Exit 1 when a row is red.`,
 		Example: `  hermes hooks doctor
   hermes hooks doctor --lock hooks.lock.json --expect-hooks 3
-  hermes hooks doctor --no-smoke --json`,
-		Args: noArgs,
+  hermes hooks doctor --no-smoke --json
+  hermes hooks doctor --chaos
+  hermes hooks doctor --chaos '~/.hermes/agent-hooks/guard.sh' --payload '{"tool_name": "terminal", "args": {"command": "sudo ls"}}' --json`,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 0 && !opts.Chaos {
+				return usageErrorf("%s takes no arguments (commands are named with --chaos COMMAND…)", cmd.CommandPath())
+			}
+			if (cmd.Flags().Changed("payload") || cmd.Flags().Changed("cases")) && !opts.Chaos {
+				return usageErrorf("--payload and --cases give the payload of --chaos")
+			}
+			if opts.Chaos && (opts.Lock != "" || opts.NoSmoke || cmd.Flags().Changed("expect-hooks")) {
+				return usageErrorf("--chaos draws the fault grid alone: it takes no --lock, --no-smoke or --expect-hooks")
+			}
+			opts.ChaosCommands = args
 			if opts.ExpectHooks < -1 || cmd.Flags().Changed("expect-hooks") && opts.ExpectHooks < 0 {
 				return usageErrorf("--expect-hooks must be 0 or more, got %d", opts.ExpectHooks)
 			}
@@ -55,6 +84,9 @@ them for real).`,
 			if runF != nil {
 				return runF(opts)
 			}
+			if opts.Chaos {
+				return doctorChaosRun(cmd, opts)
+			}
 			return doctorRun(cmd, opts)
 		},
 	}
@@ -63,6 +95,9 @@ them for real).`,
 	cmd.Flags().IntVar(&opts.Parallel, "parallel", 0, "run `N` smoke runs at once (0: the number of CPUs)")
 	cmd.Flags().BoolVar(&opts.NoSmoke, "no-smoke", false, "run no smoke test (they run the hooks for real)")
 	cmd.Flags().IntVar(&opts.ExpectHooks, "expect-hooks", -1, "fail when fewer than `N` hooks (shell and gateway) are configured")
+	cmd.Flags().BoolVar(&opts.Chaos, "chaos", false, "run each pre_tool_call hook (or the COMMANDs named) under faults and show which let the call through; exit 1 when any does")
+	cmd.Flags().StringVar(&opts.ChaosPayload, "payload", "", "with --chaos: the payload as a `JSON` object (default: a terminal call of rm -rf /)")
+	cmd.Flags().StringVar(&opts.ChaosCases, "cases", "", "with --chaos: take each hook's payload from the policy case `FILE` (the first case of its event expecting a block, else its first)")
 	cmd.Flags().StringVar(&opts.Lock, "lock", "", "fail on any difference between the home and the lock `FILE` (see 'hermes hooks lock')")
 	return cmd
 }

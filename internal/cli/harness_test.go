@@ -230,6 +230,18 @@ func (p *scriptedPrompter) MultiSelect(message string, options []string, descrip
 	return a, nil
 }
 
+func (p *scriptedPrompter) Select(message string, options []string) (int, error) {
+	p.asked = append(p.asked, message)
+	p.options = append(p.options, options)
+	if len(p.picks) == 0 || len(p.picks[0]) != 1 {
+		p.t.Errorf("unexpected Select(%q, %q)", message, options)
+		return 0, errors.New("no answer scripted")
+	}
+	a := p.picks[0][0]
+	p.picks = p.picks[1:]
+	return a, nil
+}
+
 // scriptedRunner answers every run with the same result and records the
 // requests.
 type scriptedRunner struct {

@@ -21,6 +21,8 @@ type Prompter interface {
 	// MultiSelect lets the person pick any of options; it returns the
 	// indexes picked.
 	MultiSelect(message string, options []string, description func(i int) string) ([]int, error)
+	// Select lets the person pick one of options; it returns its index.
+	Select(message string, options []string) (int, error)
 }
 
 // errNoTerminal is returned when a prompt is attempted off a terminal;
@@ -109,6 +111,16 @@ func (p *surveyPrompter) MultiSelect(message string, options []string, descripti
 	err := p.ask(func(stdio survey.AskOpt) error { return survey.AskOne(q, &picked, stdio) })
 	if err != nil {
 		return nil, err
+	}
+	return picked, nil
+}
+
+func (p *surveyPrompter) Select(message string, options []string) (int, error) {
+	var picked int
+	q := &survey.Select{Message: message, Options: options, PageSize: 15}
+	err := p.ask(func(stdio survey.AskOpt) error { return survey.AskOne(q, &picked, stdio) })
+	if err != nil {
+		return 0, err
 	}
 	return picked, nil
 }

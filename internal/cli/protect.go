@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/hermes-hooks/hermes/internal/allowlist"
+	"github.com/hermes-hooks/hermes/internal/answer"
 	"github.com/hermes-hooks/hermes/internal/hooks"
 	"github.com/hermes-hooks/hermes/internal/hookspec"
 	"github.com/hermes-hooks/hermes/internal/safepath"
@@ -25,6 +26,9 @@ type protectOptions struct {
 	DryRun    bool
 	JSON      bool
 	Force     bool
+	// FailClosed (protect only): the selected pre_tool_call hooks get
+	// fail_closed: true and a guard with --fail-closed (SPEC §25).
+	FailClosed bool
 }
 
 func newCmdProtect(f *Factory, runF func(*protectOptions) error) *cobra.Command {
@@ -85,6 +89,7 @@ other line of the config stay as they are.`
 	fl.BoolVar(&opts.JSON, "json", false, "print JSON (see docs/json.md)")
 	if !unprotect {
 		fl.BoolVar(&opts.Force, "force", false, "protect a hook whose code cannot be pinned (as its command string), or with a guard that fails the ownership rule")
+		fl.BoolVar(&opts.FailClosed, "fail-closed", false, "set fail_closed: true on the selected pre_tool_call hooks and guard them with --fail-closed, so that a crash, an exit with no answer or a refusal blocks the call")
 	}
 	cmd.ValidArgsFunction = completeConfigCommands(f)
 	return cmd
@@ -143,17 +148,25 @@ func protectRun(cmd *cobra.Command, opts *protectOptions) error {
 			fmt.Fprintf(ios.ErrOut, "%s protecting with a guard that fails the ownership rule (--force): %s\n", ios.ErrColors().WarningIcon(), esc(why))
 		}
 		var r, forced []hooks.Refused
+		if opts.FailClosed {
+			specs = withFailClosed(specs)
+		}
 		plan, r, forced = s.PlanProtect(specs, list, path, env, opts.Force)
 		refused = append(refused, r...)
 		for _, f := range forced {
 			fmt.Fprintf(ios.ErrOut, "%s %s hook %s is protected as its command string (--force): %s\n", ios.ErrColors().WarningIcon(), esc(f.Event), esc(f.Command), esc(notPinnableWarning(f.Reason)))
 		}
 		plan = append(plan, s.PlanRepoint(specs, list, path, env)...)
+		if opts.FailClosed {
+			more, r := s.PlanFailClosed(specs, list, env)
+			plan, refused = hooks.WithFailClosed(plan, more, env), append(refused, r...)
+		}
 	}
+	failClosed := failClosedCommands(opts, specs, plan, refused)
 
 	res := &configEdit{Path: s.Loc.ConfigPath, DryRun: opts.DryRun}
-	if len(plan) > 0 {
-		if res, err = protectWrite(cmd, opts, s, plan); err != nil {
+	if len(plan) > 0 || len(failClosed) > 0 {
+		if res, err = protectWrite(cmd, opts, s, plan, failClosed); err != nil {
 			return err
 		}
 	}
@@ -202,12 +215,23 @@ func protectRun(cmd *cobra.Command, opts *protectOptions) error {
 				}
 				fmt.Fprintln(ios.Out, "Note: agent processes already running keep the hooks they registered; restart them for this to apply.")
 			}
+		} else if res.Changed {
+			reportEdit(opts.f, s, res, fmt.Sprintf("set fail_closed: true in %s", res.Path))
 		} else if len(refused) == 0 {
 			fmt.Fprintf(ios.ErrOut, "No hook to %s: the hooks selected are %s already; nothing was written\n",
 				strings.TrimSuffix(verb, "ed"), verb)
 		}
 		for _, r := range refused {
 			fmt.Fprintf(ios.ErrOut, "%s not %s: %s hook %s: %s\n", ios.Colors().FailureIcon(), verb, esc(r.Event), esc(r.Command), esc(r.Reason))
+		}
+		if !opts.Unprotect && !opts.DryRun {
+			var hs []hooks.ShellHook
+			for _, sp := range specs {
+				if slices.ContainsFunc(plan, func(r hooks.Rewrap) bool { return r.Event == sp.Event && r.From == sp.Shown() }) {
+					hs = append(hs, s.Inspect(sp, list))
+				}
+			}
+			printFailClosedAdvice(opts.f, s, list, hs)
 		}
 	}
 	if len(refused) > 0 {
@@ -246,8 +270,14 @@ func guardOf(wrapped string) string {
 // rewrite, all under the config's lock, so that prune (which decides under
 // it) never sees approvals for a config not yet renamed, and another edit
 // never slips between them (SPEC §29 item 1).
-func protectWrite(cmd *cobra.Command, opts *protectOptions, s *hooks.Setup, plan []hooks.Rewrap) (*configEdit, error) {
-	rewrite := func(old []byte) ([]byte, error) { return hooks.RewriteCommands(old, plan) }
+func protectWrite(cmd *cobra.Command, opts *protectOptions, s *hooks.Setup, plan []hooks.Rewrap, failClosed map[string]bool) (*configEdit, error) {
+	rewrite := func(old []byte) ([]byte, error) {
+		out, err := hooks.RewriteCommands(old, plan)
+		if err != nil || len(failClosed) == 0 {
+			return out, err
+		}
+		return hooks.SetFailClosed(out, failClosed)
+	}
 	if opts.DryRun {
 		return editConfig(cmd, opts.f, s, true, rewrite)
 	}
@@ -336,4 +366,39 @@ func unsafeGuard(path string) string {
 		return "the guard " + path + " can be changed by someone else: " + err.Error()
 	}
 	return ""
+}
+
+// withFailClosed is specs with fail_closed on for the pre_tool_call hooks:
+// protect --fail-closed wraps them with the flag (SPEC §25).
+func withFailClosed(specs []hookspec.Spec) []hookspec.Spec {
+	out := slices.Clone(specs)
+	for i := range out {
+		if out[i].Event == answer.EventPreToolCall {
+			out[i].FailClosed = true
+		}
+	}
+	return out
+}
+
+// failClosedCommands are the commands (as written after the rewrite) of
+// the selected pre_tool_call hooks that get fail_closed: true in the
+// config with protect --fail-closed: those planned, and those protected
+// already; a refused hook is left as it is.
+func failClosedCommands(opts *protectOptions, specs []hookspec.Spec, plan []hooks.Rewrap, refused []hooks.Refused) map[string]bool {
+	if !opts.FailClosed || opts.Unprotect {
+		return nil
+	}
+	out := map[string]bool{}
+	planned := map[string]bool{}
+	for _, r := range plan {
+		if r.Event == answer.EventPreToolCall {
+			out[r.To], planned[r.From] = true, true
+		}
+	}
+	for _, sp := range specs {
+		if sp.Event == answer.EventPreToolCall && sp.Protected() && !planned[sp.Shown()] && !slices.ContainsFunc(refused, func(r hooks.Refused) bool { return r.Event == sp.Event && sp.Names(r.Command) }) {
+			out[sp.Shown()] = true
+		}
+	}
+	return out
 }

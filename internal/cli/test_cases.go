@@ -94,6 +94,9 @@ func testCasesRun(cmd *cobra.Command, opts *testOptions) error {
 		return err
 	}
 	printWarnings(ios, e.Diagnostics(), nil)
+	if opts.Watch && unapprovedInWatch(opts, e) {
+		return SilentError
+	}
 	if safeMode(opts.f) {
 		fmt.Fprintln(ios.ErrOut, "Note: HERMES_SAFE_MODE is set: run-event would fire nothing; test --cases runs the hooks anyway.")
 	}

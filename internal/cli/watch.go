@@ -67,8 +67,8 @@ func watchRun(cmd *cobra.Command, f *Factory, extra []string, round func() error
 }
 
 // watchPaths are the files whose change means running again: the config
-// (every place it is looked for, so creating one counts), each configured
-// shell hook's script, and extra. A config that cannot be loaded still
+// (every place it is looked for, so creating one counts), the allowlist,
+// each configured shell hook's script, and extra. A config that cannot be loaded still
 // has its candidates watched; ok is false when not even the home can be
 // located (then only extra).
 func watchPaths(f *Factory, extra []string) (paths []string, ok bool) {
@@ -78,6 +78,9 @@ func watchPaths(f *Factory, extra []string) (paths []string, ok bool) {
 	}
 	out := slices.Clone(loc.Searched)
 	if s, err := hooks.Load(f.request()); err == nil {
+		// An approval given while watching (a script edited, then
+		// accepted) is a change too.
+		out = append(out, s.Store.Path)
 		for _, h := range s.ShellHooks(nil) {
 			if filepath.IsAbs(h.Script) {
 				out = append(out, h.Script)

@@ -134,6 +134,7 @@ func Run(ctx context.Context, e *hooks.Engine, list *allowlist.List, o Options) 
 	}
 	wg.Wait()
 	guardedChecks(e, hs, reports[first:])
+	failClosedChecks(e, hs, reports[first:])
 	for _, g := range e.GatewayHooks() {
 		reports = append(reports, gatewayChecks(ctx, e, g, o.Python, o.PyErr))
 	}

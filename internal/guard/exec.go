@@ -166,6 +166,7 @@ func (g *run) exec(d Dialect) int {
 	res := shell.Result{Stdout: pystr.DecodeText(kept.buf), StdoutTruncated: kept.truncated, Elapsed: time.Since(g.start)}
 	var sig syscall.Signal
 	code := 0
+	final := kept.buf // what the agent reads on stdout
 	switch {
 	case err != nil:
 		res.Err = err.Error()
@@ -186,6 +187,7 @@ func (g *run) exec(d Dialect) int {
 		stderr := <-errKept
 		out, c, warnings := d.Answer(g.inv, Out{Stdout: kept.buf, Stderr: stderr.buf, Truncated: kept.truncated, Exit: exit})
 		_ = writeAll(out)
+		final = out
 		for _, w := range warnings {
 			fmt.Fprintln(os.Stderr, oneLine("hermes-guard: "+w))
 		}
@@ -200,6 +202,14 @@ func (g *run) exec(d Dialect) int {
 		// Reported, as run-event reports it; the next call is refused.
 		fmt.Fprintln(os.Stderr, oneLine("hermes-guard: warning: "+changed+" changed while hook "+g.innerText()+" ran"))
 		g.sha, rec.SHA256After = before, after
+	}
+	if g.inv.FailClosed && g.blocking() {
+		if why := closedGap(sig, code, final, res.StdoutTruncated); why != "" {
+			// The agent would let this call through (SPEC §25): block it.
+			g.record(rec, g.failClosed(why))
+			wit.finish()
+			return 2
+		}
 	}
 	g.record(rec, g.judge(res).Answer)
 	wit.finish()

@@ -68,7 +68,16 @@ func Main(args []string) int {
 		return g.refuse(scriptOf(inv.Inner), why, "")
 	}
 	d, derr := dialectOf(inv)
-	v := trust.Decide(list, Hook(inv, inv.Event, entry.Command, g.userHome, g.hermesHome), Settings)
+	th := Hook(inv, inv.Event, entry.Command, g.userHome, g.hermesHome)
+	v := trust.Decide(list, th, Settings)
+	if v.Drift == allowlist.DriftModified {
+		// Read before the script was hashed, the allowlist may predate an
+		// edit whose new content is now at the path (SPEC §25): read once
+		// more, after the hash, and it approves that content if edit did.
+		if again, _, err := allowlist.Open(g.hermesHome).Read(); err == nil {
+			v = trust.Decide(again, th, Settings)
+		}
+	}
 	g.verdict = v
 	g.sha = v.SHA256()
 	if !v.Allowed() {

@@ -15,8 +15,10 @@ same environment, stdin, stdout and stderr, and the guard ends as it ended.
 
 Otherwise it runs nothing: one line on stderr names the script, the reason and
 what to do next; with --fail-closed on pre_tool_call it prints a block answer
-and exits 2 (the agent blocks the call), else it exits 1. Every run and every
-refusal appends one line to the audit log (see 'hermes hooks log').
+and exits 2 (the agent blocks the call), else it exits 1. With --fail-closed,
+a hook that dies by a signal or exits non-zero (not 2) with nothing on stdout
+is answered with a block too: the agent would let those through. Every run
+and every refusal appends one line to the audit log (see 'hermes hooks log').
 
 It is not meant to be run by hand: see what a hook would do with
 'hermes hooks test EVENT' and 'hermes hooks run-event EVENT'.`
@@ -24,7 +26,7 @@ It is not meant to be run by hand: see what a hook would do with
 // Options are the guard's options, each with what it means.
 var Options = [][2]string{
 	{"--event EVENT", "the event the hook serves: with the command line, the key of its approval"},
-	{"--fail-closed", "pre_tool_call: a refusal blocks the tool call (exit 2 with a block answer)"},
+	{"--fail-closed", "pre_tool_call: a refusal blocks the tool call (exit 2 with a block answer), and so does a hook's death by signal or non-zero exit (not 2) with nothing on stdout"},
 	{"--dialect claude", "run a hook imported from Claude Code: hand it Claude Code's input, read its answer as Claude Code does"},
 	{"--project-dir DIR", "with --dialect claude: $CLAUDE_PROJECT_DIR, and the project the hook is kept to"},
 	{"--if RULE", "with --dialect claude: run the hook only for calls the Claude Code rule matches"},

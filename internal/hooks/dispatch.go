@@ -215,6 +215,15 @@ func (e *Engine) admit(spec hookspec.Spec, list *allowlist.List, opts DispatchOp
 		return h, "", nil
 	case h.Allowed():
 		return h, "", nil
+	case h.Drift == allowlist.DriftModified:
+		// The allowlist was read before the script was hashed: an edit
+		// (SPEC §25) may have approved the content now there since. Read
+		// it once more, after the hash.
+		if fresh, _, err := e.Store.Read(); err == nil {
+			if again := e.InspectNow(spec, fresh); again.Allowed() {
+				return again, "", nil
+			}
+		}
 	}
 	// A script that is there but cannot be hashed cannot be approved (SPEC
 	// §13.2 rule 1): any approval of it would record no sha256. Consent is

@@ -236,6 +236,7 @@ func DecideWith(list *allowlist.List, h Hook, s Settings, look Probes) Verdict {
 		v.Fingerprint = look.Fingerprint(v.Script)
 	}
 	v.Drift = allowlist.DriftOf(v.Approval, v.Fingerprint)
+	v, _ = staged(list, h, v)
 	if v.NoScript {
 		// The entry holds the command string word for word: it is the
 		// thing approved, and the lookup by it is its comparison.

@@ -20,7 +20,8 @@ for target in \
   ./internal/pyre:FuzzSimple \
   ./internal/pyjson:FuzzDecode \
   ./internal/textsafe:FuzzLine \
-  ./internal/audit:FuzzReader
+  ./internal/audit:FuzzReader \
+  ./internal/code:FuzzFind
 do
   pkg=${target%%:*}
   name=${target#*:}

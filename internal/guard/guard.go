@@ -44,7 +44,7 @@ func Main(args []string) int {
 		return g.refuse("", fmt.Sprintf("this guard command cannot be read: %v", err),
 			"protect the hook again with: hermes hooks protect")
 	}
-	list, _, err := allowlist.Open(g.hermesHome).Read()
+	list, err := g.readApproval(args)
 	if err != nil {
 		return g.refuse("", err.Error(), "")
 	}
@@ -69,6 +69,16 @@ func Main(args []string) int {
 		return g.refuse(v.Script, derr.Error(), "")
 	}
 	return g.exec(d)
+}
+
+// readApproval reads, of the allowlist, only the entry of the guard's
+// event whose command is its argv (SPEC §29 item 3: a firing's cost does
+// not grow with the allowlist beyond reading it).
+func (g *run) readApproval(args []string) (*allowlist.List, error) {
+	list, _, err := allowlist.Open(g.hermesHome).FindFirst(g.inv.Event, func(command string) bool {
+		return trust.CommandIsArgv(command, args, g.userHome)
+	})
+	return list, err
 }
 
 // run is one invocation of the guard.

@@ -2,7 +2,6 @@ package guard
 
 import (
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -163,7 +162,7 @@ func (g *run) exec(d Dialect) int {
 		out, c, warnings := d.Answer(g.inv, Out{Stdout: kept.buf, Stderr: stderr.buf, Truncated: kept.truncated, Exit: exit})
 		_ = writeAll(out)
 		for _, w := range warnings {
-			fmt.Fprintln(os.Stderr, oneLine("hermes-guard: "+w))
+			g.say("hermes-guard: " + w)
 		}
 		res.Stdout, res.StdoutTruncated = pystr.DecodeText(out), false
 		if c != exit || sig == 0 {
@@ -200,7 +199,7 @@ func hookEnv() []string {
 // to spawn it (its error logged, nothing else). Fail-closed on a blocking
 // event it blocks, as run-event does.
 func (g *run) failStart(reason string) int {
-	fmt.Fprintln(os.Stderr, oneLine("hermes-guard: hook "+g.innerText()+" could not start: "+reason))
+	g.say("hermes-guard: hook " + g.innerText() + " could not start: " + reason)
 	res := shell.Result{Err: reason, Elapsed: time.Since(g.start)}
 	ev := g.judge(res)
 	g.record(audit.Record{Status: audit.StatusRan, Result: res}, ev.Answer)

@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 	"github.com/hermes-hooks/hermes/internal/audit"
 	"github.com/hermes-hooks/hermes/internal/pyjson"
 	"github.com/hermes-hooks/hermes/internal/shell"
+	"github.com/hermes-hooks/hermes/internal/textsafe"
 	"github.com/hermes-hooks/hermes/internal/trust"
 )
 
@@ -27,6 +29,9 @@ func Main(args []string) int {
 	if isWitness(args) {
 		return witnessMain(os.Stdin)
 	}
+	if isDeferred(args) {
+		return deferredMain(os.Stdin)
+	}
 	g := &run{start: time.Now(), args: args, userHome: os.Getenv("HOME")}
 	g.hermesHome = os.Getenv("HERMES_HOME")
 	if g.hermesHome == "" {
@@ -37,6 +42,7 @@ func Main(args []string) int {
 		g.hermesHome = filepath.Join(home, ".hermes")
 	}
 	g.audit = os.Getenv(NoAuditEnv) != "1"
+	g.id = audit.NewID()
 
 	inv, err := Parse(args)
 	g.inv = inv
@@ -51,7 +57,7 @@ func Main(args []string) int {
 	entry, ok := trust.FindByArgv(list, inv.Event, args, g.userHome)
 	if !ok {
 		g.command = shell.Join(args)
-		return g.refuse(scriptOf(inv.Inner), trust.SkipNotApproved, "approve it with: hermes hooks accept "+shell.Quote(g.innerText()))
+		return g.refuse(scriptOf(inv.Inner), trust.SkipNotApproved, "approve it with: hermes hooks accept "+g.pasteInner())
 	}
 	g.command = entry.Command
 	d, derr := dialectOf(inv)
@@ -59,9 +65,9 @@ func Main(args []string) int {
 	v := trust.Decide(list, trust.Hook{Event: inv.Event, Command: entry.Command, Argv: judged, NoScript: noScript, Home: g.userHome}, Settings)
 	g.sha = v.SHA256()
 	if !v.Allowed() {
-		next := "see what changed with: hermes hooks diff " + shell.Quote(g.innerText()) + ", then approve it with: hermes hooks accept " + shell.Quote(g.innerText())
+		next := "see what changed with: hermes hooks diff " + g.pasteInner() + ", then approve it with: hermes hooks accept " + g.pasteInner()
 		if v.Unsafe != nil || v.Refusal != "" {
-			next = "fix it, then approve it again with: hermes hooks accept " + shell.Quote(g.innerText())
+			next = "fix it, then approve it again with: hermes hooks accept " + g.pasteInner()
 		}
 		return g.refuse(v.Script, v.Reason(), next)
 	}
@@ -90,6 +96,10 @@ type run struct {
 	audit                bool
 	command              string // the allowlist's command ("as written"), for the audit line
 	sha                  string
+	hidden               secrets // the environment's secrets, read when first needed
+	// id names this run in the audit log (SPEC §26, §29 item 5): each
+	// guard process is one run of one hook.
+	id string
 }
 
 // blocking: the agent blocks the tool call on this event's exit 2.
@@ -113,9 +123,16 @@ func scriptOf(argv []string) string {
 	return s
 }
 
+// shownInner is innerText with secrets as ${NAME} (SPEC §24 item 4).
+func (g *run) shownInner() string { return g.secrets().hide(g.innerText()) }
+
+// pasteInner is shownInner quoted for pasting into a shell (SPEC §24
+// item 6): a hint's command is quoted, never escaped for display.
+func (g *run) pasteInner() string { return textsafe.ShellQuote(g.shownInner()) }
+
 // refuse runs nothing (SPEC §17 item 4): one line on stderr, a block on
 // stdout when the hook is fail-closed on a blocking event (exit 2), else
-// exit 1.
+// exit 1. next, the hint, quotes its commands for pasting.
 func (g *run) refuse(script, reason, next string) int {
 	if g.command == "" {
 		g.command = shell.Join(g.args)
@@ -124,20 +141,20 @@ func (g *run) refuse(script, reason, next string) int {
 	if script != "" {
 		what += " (script " + script + ")"
 	}
-	line := "hermes-guard: refused " + what + ": " + reason
+	line := textsafe.Command(g.secrets().hide("hermes-guard: refused " + what + ": " + reason))
 	if next != "" {
 		line += "; " + next
 	}
-	fmt.Fprintln(os.Stderr, oneLine(line))
+	os.Stderr.WriteString(line + "\n")
 	if !g.audit {
 		// hermes fired it (run-event, test, doctor): say why, for it.
-		fmt.Fprintln(os.Stderr, refusalMarker+oneLine(reason))
+		fmt.Fprintln(os.Stderr, refusalMarker+oneLine(g.secrets().hide(reason)))
 	}
 	code := 1
 	var ans *answer.Answer
 	if g.inv.FailClosed && g.blocking() {
 		ans = &answer.Answer{Action: answer.ActionBlock,
-			Message: fmt.Sprintf("hook %s refused by hermes: %s", g.innerText(), reason)}
+			Message: g.secrets().hide(fmt.Sprintf("hook %s refused by hermes: %s", g.innerText(), reason))}
 		writeBlock(ans)
 		code = 2
 	}
@@ -152,19 +169,38 @@ func oneLine(s string) string {
 }
 
 // record appends the run's audit line; a failure is a warning on stderr and
-// changes nothing else.
+// changes nothing else. A lock held by another process never delays the
+// hook's result (SPEC §29 item 4): the line is handed to a writer that
+// outlives the guard (deferred.go).
 func (g *run) record(r audit.Record, ans *answer.Answer) {
 	if !g.audit {
 		return
 	}
-	r.Time, r.Event, r.Kind, r.Command, r.SHA256 = g.start, g.inv.Event, "shell", g.command, g.sha
-	r.Via, r.PID, r.AnswerKind = audit.ViaExec, os.Getpid(), ans.Kind()
+	r.ID, r.Time, r.Event, r.Kind, r.SHA256 = g.id, g.start, g.inv.Event, "shell", g.sha
+	r.Command, r.Wrapped = g.auditCommand()
+	r.Via, r.PID, r.AnswerKind, r.FailClosed = audit.ViaExec, os.Getpid(), ans.Kind(), g.inv.FailClosed
 	if ans != nil {
 		r.Answer = ans.Wire()
 	}
-	if err := audit.Append(g.hermesHome, r); err != nil {
-		fmt.Fprintln(os.Stderr, oneLine("hermes-guard: warning: the audit line was not written: "+err.Error()))
+	e, err := audit.Encode(r)
+	if err == nil {
+		err = audit.TryAppend(g.hermesHome, e)
 	}
+	if errors.Is(err, audit.ErrBusy) {
+		err = g.deferLine(e)
+	}
+	if err != nil {
+		g.say("hermes-guard: warning: the audit line was not written: " + err.Error())
+	}
+}
+
+// auditCommand is how the line names the hook (SPEC §24 item 4): the
+// command it guards, secrets as ${NAME}, and the wrapped command.
+func (g *run) auditCommand() (command, wrapped string) {
+	if _, _, ok := Unwrap(g.command); ok {
+		return AuditCommand(g.command)
+	}
+	return g.secrets().hide(g.command), ""
 }
 
 // writeBlock prints a block answer on stdout as the agent reads it.

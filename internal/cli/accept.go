@@ -277,7 +277,7 @@ func acceptRun(cmd *cobra.Command, opts *acceptOptions) error {
 		case e.ScriptSHA256 != "":
 			hash = "sha256 " + e.ScriptSHA256[:12] + "…"
 		}
-		fmt.Fprintf(ios.Out, "%s approved  %s  %s  (%s)\n", cs.SuccessIcon(), esc(e.Event), esc(chosen[i].Spec.Named()), hash)
+		fmt.Fprintf(ios.Out, "%s approved  %s  %s  (%s)\n", cs.SuccessIcon(), esc(e.Event), escCmd(chosen[i].Spec.Named()), hash)
 	}
 	fmt.Fprintf(ios.Out, "Allowlist: %s\n", esc(s.Store.Path))
 	return nil
@@ -400,9 +400,9 @@ func confirmApproval(f *Factory, s *hooks.Setup, hs []hooks.ShellHook) (bool, []
 		shown := make([]hooks.Shown, len(hs))
 		for i, h := range hs {
 			shown[i] = s.Show(h)
-			fmt.Fprintf(w, "  %s  %s  (script: %s)\n", esc(h.Event), esc(h.Shown()), esc(orNone(h.Script)))
+			fmt.Fprintf(w, "  %s  %s  (script: %s)\n", esc(h.Event), escCmd(h.Shown()), esc(orNone(h.Script)))
 			if runs := s.RunsAs(h.Spec); runs != "" {
-				fmt.Fprintf(w, "      runs as: %s\n", esc(runs))
+				fmt.Fprintf(w, "      runs as: %s\n", escCmd(runs))
 			}
 			fmt.Fprint(w, renderShown(f, shown[i], "      "))
 		}
@@ -443,9 +443,9 @@ func showScripts(ios *iostreams.IOStreams, s *hooks.Setup, hs []hooks.ShellHook)
 	w := ios.Out
 	printLocation(w, s.Loc)
 	for _, h := range hs {
-		fmt.Fprintf(w, "\n%s  %s\n", esc(h.Event), esc(h.Shown()))
+		fmt.Fprintf(w, "\n%s  %s\n", esc(h.Event), escCmd(h.Shown()))
 		if runs := s.RunsAs(h.Spec); runs != "" {
-			fmt.Fprintf(w, "  runs as: %s\n", esc(runs))
+			fmt.Fprintf(w, "  runs as: %s\n", escCmd(runs))
 		}
 		fmt.Fprintf(w, "  script: %s\n", esc(orNone(h.Script)))
 		sh := s.Show(h)

@@ -278,6 +278,10 @@ func acceptRun(cmd *cobra.Command, opts *acceptOptions) error {
 			hash = "sha256 " + e.ScriptSHA256[:12] + "…"
 		}
 		fmt.Fprintf(ios.Out, "%s approved  %s  %s  (%s)\n", cs.SuccessIcon(), esc(e.Event), escCmd(chosen[i].Spec.Named()), hash)
+		// Off a terminal too, what it runs as (SPEC §24 item 9).
+		if runs := s.RunsAs(chosen[i].Spec); runs != "" {
+			fmt.Fprintf(ios.Out, "    runs as: %s\n", escCmd(runs))
+		}
 	}
 	fmt.Fprintf(ios.Out, "Allowlist: %s\n", esc(s.Store.Path))
 	return nil

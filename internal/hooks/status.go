@@ -189,12 +189,19 @@ func (s *Setup) RunsAs(spec hookspec.Spec) string {
 	if env == nil {
 		env = config.MapEnv(nil)
 	}
+	// A secret-named variable stays as written (SPEC §24 item 9): a hook
+	// whose only variables are secret-named runs as written, as far as
+	// anyone may be shown.
 	masked := func(name string) (string, bool) {
 		v, ok := env(name)
 		if ok && v != "" && config.IsSecretName(name) {
-			return "***", true
+			return "${" + name + "}", true
 		}
 		return v, ok
 	}
-	return pystr.Strip(config.ExpandEnv(spec.Written, masked))
+	runs := pystr.Strip(config.ExpandEnv(spec.Written, masked))
+	if runs == pystr.Strip(config.ExpandEnv(spec.Written, func(name string) (string, bool) { return "${" + name + "}", true })) {
+		return ""
+	}
+	return runs
 }

@@ -128,9 +128,12 @@ func protectRun(cmd *cobra.Command, opts *protectOptions) error {
 
 	res := &configEdit{Path: s.Loc.ConfigPath, DryRun: opts.DryRun}
 	if len(plan) > 0 {
-		if !opts.DryRun && !opts.Unprotect {
-			// The wrapped approvals first: were the edit to fail, an unused
-			// approval is left, never a hook the agent would not register.
+		if !opts.DryRun {
+			// The new command's approval first (the wrapped one for
+			// protect, the bare one for unprotect, SPEC §24 item 8): were
+			// the edit to fail or be killed, an unused approval is left,
+			// never a hook the agent would not register; a re-run does
+			// what is left.
 			if err := carryApprovals(opts.f, s, plan, false); err != nil {
 				return err
 			}

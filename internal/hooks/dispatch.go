@@ -318,7 +318,7 @@ func (e *Engine) Webhooks(event string, fields *pyjson.Object) []outbound.Target
 		if !slices.Contains(w.Events, event) || ev.Tool && !w.Matcher.Match(ToolName(fields)) {
 			continue
 		}
-		out = append(out, outbound.Target{Name: w.Name, URL: w.URL, Secret: w.Secret,
+		out = append(out, outbound.Target{Name: w.Name, URL: w.URL, Shown: w.Shown, Secret: w.Secret,
 			Timeout: time.Duration(w.Timeout) * time.Second})
 	}
 	return out

@@ -214,7 +214,7 @@ func TestAppendWaitGivesUpTheLock(t *testing.T) {
 // SPEC §29 item 5, reproduced: a writer SIGKILLed in the middle of a
 // 300 KB line leaves a fragment; the next append takes it away, so every
 // line read back is whole.
-func TestKilledWriterLeavesNoFragment(t *testing.T) {
+func TestStressKilledWriterLeavesNoFragment(t *testing.T) {
 	if os.Getenv("AUDIT_KILL_WRITER") != "" {
 		big := strings.Repeat("x", 300<<10)
 		for i := 0; ; i++ {
@@ -228,7 +228,7 @@ func TestKilledWriterLeavesNoFragment(t *testing.T) {
 	}
 	torn := 0
 	for i := range tries {
-		cmd := exec.Command(os.Args[0], "-test.run=^TestKilledWriterLeavesNoFragment$")
+		cmd := exec.Command(os.Args[0], "-test.run=^TestStressKilledWriterLeavesNoFragment$")
 		cmd.Env = append(os.Environ(), "AUDIT_KILL_WRITER="+home)
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)

@@ -48,12 +48,17 @@ func (l *Line) Hook() string {
 	if l.Kind == "gateway" {
 		return l.Name
 	}
-	// Lines written before SPEC §24 item 4 carry a protected hook's
-	// wrapped command: named by the command it guards, as now.
-	if inner := wrapped(l.Command); inner != "" {
+	return HookName(l.Command)
+}
+
+// HookName is how log and stats name a shell hook whose line carries
+// command: lines written before SPEC §24 item 4 carry a protected hook's
+// wrapped command, named by the command it guards, as lines are now.
+func HookName(command string) string {
+	if inner := wrapped(command); inner != "" {
 		return inner
 	}
-	return l.Command
+	return command
 }
 
 // Outcomes of a line (log --status, stats).

@@ -175,10 +175,10 @@ func findInList(data []byte, i int, event string, match func(string) bool) (end 
 			case depth != 2 || found != nil:
 			case expectKey:
 				expectKey = false
-				switch string(keyBytes(data[i:send])) {
-				case keyEvent:
+				switch lit := data[i:send]; {
+				case isKey(lit, keyEvent):
 					member = memberEvent
-				case keyCommand:
+				case isKey(lit, keyCommand):
 					member = memberCommand
 				default:
 					member = memberOther
@@ -202,7 +202,7 @@ func findInList(data []byte, i int, event string, match func(string) bool) (end 
 				if ev == nil || cmd == nil {
 					return -1, nil, true // Read warns about it
 				}
-				if borrowed(ev) == event && match(borrowed(cmd)) {
+				if (len(ev) == len(event)+2 && string(ev[1:len(ev)-1]) == event || borrowed(ev) == event) && match(borrowed(cmd)) {
 					found = data[itemAt : i+1]
 				}
 			}
@@ -229,22 +229,32 @@ func findInList(data []byte, i int, event string, match func(string) bool) (end 
 var quiet = [256]bool{' ': true, '\t': true, '\n': true, '\r': true, ':': true}
 
 // quickStringEnd is the index past the string starting at data[i] (a
-// quote), -1 when it does not close. Short strings (keys, times) are read
-// byte by byte, which costs less than a call to a byte search.
+// quote), -1 when it does not close: a byte search for the next quote,
+// which closes the string unless a backslash precedes it (then the
+// careful way).
 func quickStringEnd(data []byte, i int) int {
-	j := i + 1
-	for stop := min(j+24, len(data)); j < stop; j++ {
-		switch data[j] {
-		case '"':
-			return j + 1
-		case '\\':
-			j = len(data) // escapes: the careful way
-		}
+	q := bytes.IndexByte(data[i+1:], '"')
+	if q < 0 {
+		return -1
+	}
+	q += i + 1
+	if data[q-1] != '\\' || q-1 == i {
+		return q + 1
 	}
 	if end := stringEnd(data, i); data[end-1] == '"' && end-1 > i {
 		return end
 	}
 	return -1
+}
+
+// isKey reports whether the literal lit spells key: compared as bytes
+// when it has no escapes, which is always so in a file hermes or the
+// agent wrote.
+func isKey(lit []byte, key string) bool {
+	if len(lit) == len(key)+2 {
+		return string(lit[1:len(lit)-1]) == key
+	}
+	return bytes.IndexByte(lit, '\\') >= 0 && string(keyBytes(lit)) == key
 }
 
 // borrowed is the string a literal spells, sharing the literal's memory

@@ -28,6 +28,15 @@ import (
 //
 // match must not keep the string it is given.
 func (s *Store) FindFirst(event string, match func(command string) bool) (*List, []string, error) {
+	return s.FindFirstNoted(event, "", match)
+}
+
+// FindFirstNoted is FindFirst that keeps a note, named note, of where it
+// found the entry and in which version of the file (device, inode, size,
+// change time): the next lookup of the same hook in the same file reads
+// that entry alone, checks it is still the hook's, and skips the walk
+// (findnote.go). "" keeps no note.
+func (s *Store) FindFirstNoted(event, note string, match func(command string) bool) (*List, []string, error) {
 	f, err := regfile.Open(s.Path)
 	if errors.Is(err, fs.ErrNotExist) {
 		l := &List{}
@@ -42,12 +51,22 @@ func (s *Store) FindFirst(event string, match func(command string) bool) (*List,
 	if err != nil || fi.Size() == 0 || fi.Size() > 1<<31 {
 		return s.findSlow(event, match)
 	}
+	id, noted := fileID(fi), ""
+	if note != "" {
+		noted = s.notePath(note)
+		if e, ok := readNoted(f, noted, id, event, match); ok {
+			l := &List{Approvals: []Entry{e}}
+			l.Index()
+			return l, nil, nil
+		}
+	}
 	data, err := syscall.Mmap(int(f.Fd()), 0, int(fi.Size()), syscall.PROT_READ, syscall.MAP_SHARED)
 	if err != nil {
 		return s.findSlow(event, match)
 	}
 	item, ok := findItem(data, event, match)
-	item = bytes.Clone(item) // the entry outlives the mapping
+	at := int64(len(data) - cap(item)) // item is data[at:at+len(item)]
+	item = bytes.Clone(item)           // the entry outlives the mapping
 	syscall.Munmap(data)
 	if !ok || item != nil && !utf8.Valid(item) {
 		return s.findSlow(event, match)
@@ -59,6 +78,9 @@ func (s *Store) FindFirst(event string, match func(command string) bool) (*List,
 			return s.findSlow(event, match)
 		}
 		l.Approvals = []Entry{e}
+		if noted != "" {
+			writeNote(noted, id, at, int64(len(item)))
+		}
 	}
 	l.Index()
 	return l, nil, nil

@@ -59,3 +59,60 @@ func TestFindFirstAgreesWithRead(t *testing.T) {
 		})
 	}
 }
+
+// A note makes the next lookup read the entry alone; a note for another
+// version of the file, or pointing at an entry that is not the hook's, is
+// ignored and the file walked again.
+func TestFindFirstNoted(t *testing.T) {
+	hh := t.TempDir()
+	path := filepath.Join(hh, FileName)
+	text := `{"approvals": [{"event": "e", "command": "/a.sh", "approved_via": "a"}, {"event": "e", "command": "/b.sh", "approved_via": "b"}]}`
+	os.WriteFile(path, []byte(text), 0o600)
+	s := Open(hh)
+	is := func(want string) func(string) bool { return func(c string) bool { return c == want } }
+	l, _, err := s.FindFirstNoted("e", "n", is("/b.sh"))
+	if err != nil || len(l.Approvals) != 1 || l.Approvals[0].ApprovedVia != "b" {
+		t.Fatalf("first lookup: %+v %v", l, err)
+	}
+	note, err := os.ReadFile(s.notePath("n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The note is read: pointed at another approval of the same hook, the
+	// lookup returns that one (a walk would return the first).
+	two := `{"approvals": [{"event": "e", "command": "/b.sh", "approved_via": "one"}, {"event": "e", "command": "/b.sh", "approved_via": "two"}]}`
+	os.WriteFile(path, []byte(two), 0o600)
+	fi, _ := os.Stat(path)
+	second := int64(len(`{"approvals": [{"event": "e", "command": "/b.sh", "approved_via": "one"}, `))
+	writeNote(s.notePath("n"), fileID(fi), second, int64(len(`{"event": "e", "command": "/b.sh", "approved_via": "two"}`)))
+	l, _, _ = s.FindFirstNoted("e", "n", is("/b.sh"))
+	if len(l.Approvals) != 1 || l.Approvals[0].ApprovedVia != "two" {
+		t.Fatalf("the note was not used: %+v", l)
+	}
+	os.WriteFile(path, []byte(text), 0o600)
+	s.FindFirstNoted("e", "n", is("/b.sh"))
+	note, _ = os.ReadFile(s.notePath("n"))
+	// A note pointing at /a.sh's entry is checked and not believed.
+	fi, _ = os.Stat(path)
+	id := fileID(fi)
+	writeNote(s.notePath("n"), id, int64(len(`{"approvals": [`)), int64(len(`{"event": "e", "command": "/a.sh", "approved_via": "a"}`)))
+	l, _, _ = s.FindFirstNoted("e", "n", is("/b.sh"))
+	if len(l.Approvals) != 1 || l.Approvals[0].ApprovedVia != "b" {
+		t.Fatalf("a forged note was believed: %+v", l)
+	}
+	// A new version of the file: the note no longer applies.
+	os.WriteFile(s.notePath("n"), note, 0o600)
+	os.WriteFile(path, []byte(`{"approvals": [{"event": "e", "command": "/b.sh", "approved_via": "new"}]}`), 0o600)
+	l, _, _ = s.FindFirstNoted("e", "n", is("/b.sh"))
+	if len(l.Approvals) != 1 || l.Approvals[0].ApprovedVia != "new" {
+		t.Fatalf("after the file changed: %+v", l)
+	}
+	// Nothing found: nothing noted, nothing approved.
+	l, _, _ = s.FindFirstNoted("e", "other", is("/c.sh"))
+	if len(l.Approvals) != 0 {
+		t.Fatalf("found %+v", l)
+	}
+	if _, err := os.Stat(s.notePath("other")); err == nil {
+		t.Error("a note was kept for a lookup that found nothing")
+	}
+}

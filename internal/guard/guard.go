@@ -1,6 +1,8 @@
 package guard
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -81,10 +83,21 @@ func Main(args []string) int {
 // event whose command is its argv (SPEC §29 item 3: a firing's cost does
 // not grow with the allowlist beyond reading it).
 func (g *run) readApproval(args []string) (*allowlist.List, error) {
-	list, _, err := allowlist.Open(g.hermesHome).FindFirst(g.inv.Event, func(command string) bool {
+	list, _, err := allowlist.Open(g.hermesHome).FindFirstNoted(g.inv.Event, noteName(g.inv.Event, args, g.userHome), func(command string) bool {
 		return trust.CommandIsArgv(command, args, g.userHome)
 	})
 	return list, err
+}
+
+// noteName names the note of where this hook's entry is in the allowlist
+// (allowlist.FindFirstNoted): one per event, argv and home.
+func noteName(event string, args []string, home string) string {
+	h := sha256.New()
+	for _, s := range append([]string{event, home}, args...) {
+		h.Write([]byte(s))
+		h.Write([]byte{0})
+	}
+	return hex.EncodeToString(h.Sum(nil)[:16])
 }
 
 // run is one invocation of the guard.

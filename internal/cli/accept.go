@@ -279,7 +279,7 @@ func acceptRun(cmd *cobra.Command, opts *acceptOptions) error {
 		}
 		fmt.Fprintf(ios.Out, "%s approved  %s  %s  (%s)\n", cs.SuccessIcon(), esc(e.Event), escCmd(chosen[i].Spec.Named()), hash)
 		// Off a terminal too, what it runs as (SPEC §24 item 9).
-		if runs := s.RunsAs(chosen[i].Spec); runs != "" {
+		if runs := s.RunsAsNamed(chosen[i].Spec); runs != "" {
 			fmt.Fprintf(ios.Out, "    runs as: %s\n", escCmd(runs))
 		}
 	}

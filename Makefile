@@ -21,7 +21,7 @@ build:
 
 ## test: every unit test and end-to-end scenario
 test:
-	$(GO) test -count=1 ./...
+	$(GO) test -count=1 -timeout 30m ./...
 
 ## race: the packages' tests under the race detector (the engine reads the
 ## allowlist, inspects hooks and runs smoke tests on several goroutines)
@@ -52,9 +52,10 @@ bench-guard:
 	$(GO) test -run '^$$' -bench 'AllowlistSize' -benchtime 20x -count 2 ./cmd/hermes-guard
 
 ## stress: the stress and fault-injection suite at the sizes of SPEC §12 and §21
-## (8 audit writers x 10,000 lines; go test runs it reduced)
+## (8 audit writers x 10,000 lines), §26 (1,000 recorded firings replayed, from-log over
+## 100,000); go test runs them reduced
 stress:
-	HERMES_STRESS=full $(GO) test -count=1 -run 'Stress' -timeout 30m -v ./cmd/hermes/ ./internal/audit/
+	HERMES_STRESS=full $(GO) test -count=1 -run 'Stress|RecordReplayProof' -timeout 30m -v ./cmd/hermes/ ./internal/audit/
 
 FUZZTIME ?= 30s
 fuzz:

@@ -200,42 +200,58 @@ func TestAgentSeesTheSame(t *testing.T) {
 		{"signal dispositions and mask", "pre_llm_call", "while read -r l; do case $l in SigIgn*|SigBlk*) echo \"$l\";; esac; done < /proc/$$/status\n", payload, 10},
 		{"environment", "pre_llm_call", "env | grep -v '^_=' | sort\n", payload, 10},
 	}
-	for i, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			l.t = t
-			script := l.script(fmt.Sprintf("hook%d.sh", i), tc.body)
-			before := l.auditLines()
-			bare := l.run(tc.event, []string{script}, tc.payload, tc.timeout)
-			wrapped := l.protect(tc.event, true, script)
-			guarded := l.run(tc.event, wrapped, tc.payload, tc.timeout)
-			if bare.ReturnCode != guarded.ReturnCode {
-				t.Errorf("returncode: bare %d, protected %d", bare.ReturnCode, guarded.ReturnCode)
-			}
-			if bare.Stdout != guarded.Stdout {
-				t.Errorf("stdout: bare %q, protected %q", cut(bare.Stdout), cut(guarded.Stdout))
-			}
-			if bare.Stderr != guarded.Stderr {
-				t.Errorf("stderr: bare %q, protected %q", cut(bare.Stderr), cut(guarded.Stderr))
-			}
-			if bare.TimedOut != guarded.TimedOut {
-				t.Errorf("timed_out: bare %v, protected %v", bare.TimedOut, guarded.TimedOut)
-			}
-			if !bytes.Equal(bare.Answer, guarded.Answer) {
-				t.Errorf("answer: bare %s, protected %s", bare.Answer, guarded.Answer)
-			}
-			if tc.name == "timeout" {
-				// The agent's killpg takes the guard with the hook; the
-				// guard's witness, outside the group, writes the line.
-				last := l.waitAuditLines(before + 1)
-				if !strings.Contains(last, `"timed_out":true`) || !strings.Contains(last, `"via":"exec"`) {
-					t.Errorf("the timed-out run's line: %s", last)
+	// Recording on (SPEC §26) changes nothing the agent sees either: the
+	// guard reads the payload first and hands it to the hook on a pipe.
+	for _, recording := range []string{"0", "1"} {
+		for i, tc := range cases {
+			t.Run(tc.name+"/recording="+recording, func(t *testing.T) {
+				l.t = t
+				l.env = setEnv(l.env, "HERMES_HOOKS_RECORD", recording)
+				script := l.script(fmt.Sprintf("hook%d.sh", i), tc.body)
+				before := l.auditLines()
+				bare := l.run(tc.event, []string{script}, tc.payload, tc.timeout)
+				wrapped := l.protect(tc.event, true, script)
+				guarded := l.run(tc.event, wrapped, tc.payload, tc.timeout)
+				if bare.ReturnCode != guarded.ReturnCode {
+					t.Errorf("returncode: bare %d, protected %d", bare.ReturnCode, guarded.ReturnCode)
 				}
-			}
-			if got := l.auditLines() - before; got != 1 {
-				t.Errorf("audit lines written: %d, want 1", got)
-			}
-		})
+				if bare.Stdout != guarded.Stdout {
+					t.Errorf("stdout: bare %q, protected %q", cut(bare.Stdout), cut(guarded.Stdout))
+				}
+				if bare.Stderr != guarded.Stderr {
+					t.Errorf("stderr: bare %q, protected %q", cut(bare.Stderr), cut(guarded.Stderr))
+				}
+				if bare.TimedOut != guarded.TimedOut {
+					t.Errorf("timed_out: bare %v, protected %v", bare.TimedOut, guarded.TimedOut)
+				}
+				if !bytes.Equal(bare.Answer, guarded.Answer) {
+					t.Errorf("answer: bare %s, protected %s", bare.Answer, guarded.Answer)
+				}
+				if tc.name == "timeout" {
+					// The agent's killpg takes the guard with the hook; the
+					// guard's witness, outside the group, writes the line.
+					last := l.waitAuditLines(before + 1)
+					if !strings.Contains(last, `"timed_out":true`) || !strings.Contains(last, `"via":"exec"`) {
+						t.Errorf("the timed-out run's line: %s", last)
+					}
+				}
+				if got := l.auditLines() - before; got != 1 {
+					t.Errorf("audit lines written: %d, want 1", got)
+				}
+				id := lineID(t, l.waitAuditLines(before+1))
+				_, err := os.Stat(filepath.Join(l.hh, "logs", "payloads", id+".json"))
+				switch {
+				case recording == "0" && err == nil:
+					t.Errorf("recording off, yet the payload of %s was stored", id)
+				case recording == "1" && tc.name != "timeout" && err != nil:
+					// (A timed-out run is killed with its guard: its payload
+					// is stored while the hook runs, but nothing waits for it.)
+					t.Errorf("recording on, the payload of %s: %v", id, err)
+				}
+			})
+		}
 	}
+	l.env = setEnv(l.env, "HERMES_HOOKS_RECORD", "0")
 	// The checks above compare; these say the cases test what they claim.
 	l.t = t
 	kill := l.run("pre_tool_call", []string{l.script("k.sh", "kill -KILL $$\n")}, payload, 10)

@@ -219,6 +219,14 @@ func TestClaudeCorpusAfterImport(t *testing.T) {
 		})
 	}
 
+	// The canary starter set against the corpus (SPEC §26's proof).
+	t.Run("canaries", func(t *testing.T) {
+		parent := l.t
+		l.t = t
+		defer func() { l.t = parent }()
+		canariesAgainstTheClaudeCorpus(t, l)
+	})
+
 	// Outside the project the project's hooks answer nothing, and the
 	// guard's audit line says why.
 	w := `{"hook_event_name": "pre_tool_call", "tool_name": "terminal", "tool_input": {"command": "rm -rf /"}, "session_id": "s", "cwd": "/tmp", "profile": "default", "extra": {}}`

@@ -59,7 +59,7 @@ func appendLine(path string, line []byte) error {
 //     runs, to the kept file too (kept.go).
 func writeLocked(path string, e Entry, wait time.Duration) error {
 	dir := filepath.Dir(path)
-	if err := makeDir(dir); err != nil {
+	if err := MakeDir(dir); err != nil {
 		return fmt.Errorf("audit log: %w", err)
 	}
 	unlock, err := lockFile(path+".lock", wait)
@@ -179,8 +179,9 @@ func openFile(path string, flag int) (*os.File, error) {
 	return f, err
 }
 
-// makeDir creates the logs folder 0700 when missing, owned like its parent.
-func makeDir(dir string) error {
+// MakeDir creates a folder of the logs 0700 when missing, owned like its
+// parent (SPEC §13.2 rule 8); the payload store (internal/record) uses it too.
+func MakeDir(dir string) error {
 	err := os.Mkdir(dir, 0o700)
 	if err == nil {
 		fileowner.LikeParent(dir)

@@ -165,7 +165,7 @@ func TestTryAppendAndAppendWait(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := rec("second")
-	r.ID = NewID()
+	r.ID = "0123456789abcdef0123456789abcdef"
 	e, err := Encode(r)
 	if err != nil {
 		t.Fatal(err)

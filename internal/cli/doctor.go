@@ -76,6 +76,9 @@ type doctorJSON struct {
 	// Allowlist are notes on the allowlist as a whole (stale entries,
 	// secrets stored in clear); present when there is one. Never problems.
 	Allowlist []doctor.Check `json:"allowlist,omitempty"`
+	// Recording: payload recording (SPEC §26), when it is on or something
+	// is stored. Never a problem.
+	Recording *doctor.RecordingReport `json:"recording,omitempty"`
 	// LockDifferences: with --lock, every difference from the lock (each
 	// also a failed check of the "gate" entry).
 	LockDifferences *[]lockfile.Difference `json:"lock_differences,omitempty"`
@@ -124,6 +127,7 @@ func doctorRun(cmd *cobra.Command, opts *doctorOptions) error {
 		reports = append(reports, gateReport)
 	}
 	allowlistChecks := doctor.AllowlistChecks(e.Setup, list)
+	recording := doctor.Recording(e.Loc.Home, e.Loc.ConfigPath, func(k string) string { v, _ := opts.f.Env(k); return v })
 	if cmd.Context().Err() != nil {
 		return CancelError
 	}
@@ -142,7 +146,7 @@ func doctorRun(cmd *cobra.Command, opts *doctorOptions) error {
 	if opts.JSON {
 		out := doctorJSON{whereJSON: where(e.Loc),
 			Hooks: []doctorHookJSON{}, Diagnostics: diags, Problems: problems, Healthy: problems == 0,
-			Allowlist: allowlistChecks}
+			Allowlist: allowlistChecks, Recording: recording}
 		if gate.Lock != nil {
 			d := append([]lockfile.Difference{}, lockDiffs...)
 			out.LockDifferences = &d
@@ -192,6 +196,12 @@ func doctorRun(cmd *cobra.Command, opts *doctorOptions) error {
 				fmt.Fprintf(w, "  %s %s\n", checkIcon(cs, c.Status), escText(c.Message))
 			}
 		}
+		if recording != nil {
+			fmt.Fprintf(w, "\n%s\n  %s %s\n", cs.Bold("Recording"), cs.InfoIcon(), esc(recordingLine(recording)))
+			if recording.MaxProblem != "" {
+				fmt.Fprintf(w, "  %s %s; the default 64 MiB is used\n", cs.WarningIcon(), esc(recording.MaxProblem))
+			}
+		}
 		fmt.Fprintln(w)
 		if problems == 0 {
 			fmt.Fprintf(w, "%s All shell hooks look healthy.\n", cs.SuccessIcon())
@@ -235,4 +245,30 @@ func checkIcon(cs interface {
 		return cs.FailureIcon()
 	}
 	return cs.InfoIcon()
+}
+
+// recordingLine says whether payloads are recorded and what the store holds.
+func recordingLine(r *doctor.RecordingReport) string {
+	state := "recording is off"
+	if r.On {
+		state = "recording is on (hooks_record or HERMES_HOOKS_RECORD)"
+	}
+	line := fmt.Sprintf("%s: %d payload(s), %s of %s in %s", state, r.Payloads, sizeText(r.Bytes), sizeText(r.MaxBytes), r.Folder)
+	if r.Err != "" {
+		line += " (the folder cannot be read: " + r.Err + ")"
+	}
+	return line
+}
+
+// sizeText is a byte count for people: 512 B, 3.2 KiB, 64.0 MiB.
+func sizeText(n int64) string {
+	switch {
+	case n < 1<<10:
+		return fmt.Sprintf("%d B", n)
+	case n < 1<<20:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	case n < 1<<30:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	}
+	return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
 }

@@ -43,6 +43,7 @@ consent per (event, command), kept in shell-hooks-allowlist.json.`,
 		newCmdImport(f),
 		newCmdLog(f, nil),
 		newCmdStats(f, nil),
+		newCmdCases(f),
 	)
 	return cmd
 }

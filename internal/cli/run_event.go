@@ -119,6 +119,9 @@ func runEventRun(cmd *cobra.Command, opts *runEventOptions) error {
 	if safe {
 		fmt.Fprintln(ios.ErrOut, "HERMES_SAFE_MODE is set: no hook or webhook fires.")
 	}
+	// run-event is the one command of this tool that records (SPEC §26).
+	rs := recordSettings(opts.f, e.Loc.ConfigPath)
+	e.Record = &rs
 	d, err := e.DispatchShellWith(cmd.Context(), ev.Name, fields, hooks.DispatchOptions{SafeMode: safe,
 		Consent: consentFor(opts.f, cmd, e, opts.AcceptHooks), Selection: sel})
 	if err != nil {

@@ -21,6 +21,10 @@ type testOptions struct {
 	Cases string
 	JUnit string
 	Watch bool
+	// ReplayAll fires the hooks marked replay: false too; Isolated runs
+	// the cases against a throwaway copy of the home (SPEC §26).
+	ReplayAll bool
+	Isolated  bool
 }
 
 func newCmdTest(f *Factory, runF func(*testOptions) error) *cobra.Command {
@@ -38,8 +42,16 @@ or JSON: name, event, payload, expect). Each case fires its event's hooks as
 run-event would (matchers, evaluation, aggregation), approved or not, with no
 webhook and no audit line, and compares the outcome: action (allow, block,
 approve, modify; continue or finish for pre_verify), message_contains,
-context_contains, args, hooks_fired. Exits 1 when a case fails, 2 when the
-file has a problem (nothing runs). --junit writes a JUnit XML report for CI.
+context_contains, args, hooks_fired. A case marked canary: true needs no
+expect: it must not be blocked; canaries are reported in a section of their
+own. Exits 1 when a case fails, 2 when the file has a problem (nothing runs).
+--junit writes a JUnit XML report for CI.
+
+Replaying recorded traffic ('hermes hooks cases from-log') runs the hooks for
+real: a hook whose entry says replay: false is skipped (not replayed) unless
+--replay-all (--only does not bring it back); --isolated runs every hook with
+HERMES_HOME a throwaway copy of the home and HOME an empty folder, both
+removed afterwards.
 
 --watch runs again whenever the config, the case file or a configured script
 changes, until Ctrl-C.`,
@@ -69,6 +81,8 @@ changes, until Ctrl-C.`,
 	fl.StringVar(&opts.Cases, "cases", "", "check the hooks against the cases in `FILE` (YAML or JSON; see docs/guide.md)")
 	fl.StringVar(&opts.JUnit, "junit", "", "with --cases: also write a JUnit XML report to `FILE`")
 	fl.BoolVar(&opts.Watch, "watch", false, "run again whenever the config, the case file or a configured script changes, until Ctrl-C")
+	fl.BoolVar(&opts.ReplayAll, "replay-all", false, "with --cases: fire the hooks marked replay: false too")
+	fl.BoolVar(&opts.Isolated, "isolated", false, "with --cases: run the hooks with HERMES_HOME a throwaway copy of the home and HOME an empty folder")
 	return cmd
 }
 
@@ -79,6 +93,11 @@ func (opts *testOptions) checkArgs(cmd *cobra.Command, args []string) error {
 	if !cmd.Flags().Changed("cases") {
 		if opts.JUnit != "" {
 			return usageErrorf("--junit reports on cases: give --cases FILE too")
+		}
+		for _, name := range []string{"replay-all", "isolated"} {
+			if cmd.Flags().Changed(name) {
+				return usageErrorf("--%s is about replaying cases: give --cases FILE too", name)
+			}
 		}
 		if err := opts.args(cmd, args); err != nil {
 			return err

@@ -23,13 +23,39 @@ type casesJSON struct {
 	Cases       []caseJSON          `json:"cases"`
 	Passed      int                 `json:"passed"`
 	Failed      int                 `json:"failed"`
+	Canaries    canariesJSON        `json:"canaries"`
 	Diagnostics []config.Diagnostic `json:"diagnostics"`
+}
+
+// canariesJSON counts the canary cases (SPEC §26): those that passed, and
+// those whose call was blocked.
+type canariesJSON struct {
+	Passed  int `json:"passed"`
+	Blocked int `json:"blocked"`
+}
+
+// countCanaries counts the canaries among results.
+func countCanaries(results []cases.Result) (c canariesJSON, n int) {
+	for _, r := range results {
+		if !r.Case.Canary {
+			continue
+		}
+		n++
+		if r.Passed() {
+			c.Passed++
+		}
+		if r.Blocked() {
+			c.Blocked++
+		}
+	}
+	return c, n
 }
 
 type caseJSON struct {
 	Name     string       `json:"name"`
 	Event    string       `json:"event"`
 	Line     int          `json:"line"`
+	Canary   bool         `json:"canary,omitempty"`
 	Passed   bool         `json:"passed"`
 	Failures []string     `json:"failures"`
 	Expected cases.Expect `json:"expected"`
@@ -47,7 +73,16 @@ type caseJSON struct {
 // every case has run and the reports are written.
 func testCasesRun(cmd *cobra.Command, opts *testOptions) error {
 	ios := opts.f.IO
-	e, err := opts.f.Engine(cmd)
+	f := opts.f
+	if opts.Isolated {
+		fi, cleanup, err := isolatedFactory(cmd, f)
+		if err != nil {
+			return err
+		}
+		defer cleanup()
+		f = fi
+	}
+	e, err := f.Engine(cmd)
 	if err != nil {
 		return err
 	}
@@ -76,7 +111,9 @@ func testCasesRun(cmd *cobra.Command, opts *testOptions) error {
 			}
 			r, err = cases.RunCommand(cmd.Context(), e, c, *gw)
 		} else {
-			r, err = cases.Run(cmd.Context(), e, c, opts.selection())
+			sel := opts.selection()
+			sel.Replay = !opts.ReplayAll
+			r, err = cases.Run(cmd.Context(), e, c, sel)
 		}
 		if err != nil {
 			if cmd.Context().Err() != nil {
@@ -129,8 +166,9 @@ func testCasesRun(cmd *cobra.Command, opts *testOptions) error {
 func casesToJSON(e *hooks.Engine, file string, results []cases.Result, failed int) casesJSON {
 	out := casesJSON{whereJSON: where(e.Loc), File: file, Cases: []caseJSON{},
 		Passed: len(results) - failed, Failed: failed, Diagnostics: e.Diagnostics()}
+	out.Canaries, _ = countCanaries(results)
 	for _, r := range results {
-		j := caseJSON{Name: r.Case.Name, Event: r.Case.Event, Line: r.Case.Line, Passed: r.Passed(),
+		j := caseJSON{Name: r.Case.Name, Event: r.Case.Event, Line: r.Case.Line, Canary: r.Case.Canary, Passed: r.Passed(),
 			Failures: nonNil(r.Failures), Expected: r.Case.Expect, Got: r.Got, Hooks: []any{},
 			ElapsedSeconds: math.Round(r.Elapsed.Seconds()*1000) / 1000}
 		if r.Dispatch != nil {
@@ -201,7 +239,23 @@ func renderCases(opts *testOptions, e *hooks.Engine, results []cases.Result, fai
 	w, cs := opts.f.IO.Out, opts.f.IO.Colors()
 	printLocation(w, e.Loc)
 	fmt.Fprintf(w, "Cases: %s\n\n", esc(opts.Cases))
-	for _, r := range results {
+	canaries, nCanaries := countCanaries(results)
+	// The canaries in a section of their own, after the other cases.
+	ordered := make([]cases.Result, 0, len(results))
+	for _, canary := range []bool{false, true} {
+		for _, r := range results {
+			if r.Case.Canary == canary {
+				ordered = append(ordered, r)
+			}
+		}
+	}
+	for i, r := range ordered {
+		if r.Case.Canary && (i == 0 || !ordered[i-1].Case.Canary) {
+			if i > 0 {
+				fmt.Fprintln(w)
+			}
+			fmt.Fprintln(w, cs.Bold("Canaries (must not be blocked):"))
+		}
 		if r.Passed() {
 			fmt.Fprintf(w, "%s %s\n", cs.SuccessIcon(), esc(r.Case.Name))
 			continue
@@ -229,6 +283,13 @@ func renderCases(opts *testOptions, e *hooks.Engine, results []cases.Result, fai
 		summary = cs.Green(summary)
 	}
 	fmt.Fprintf(w, "\n%s\n", summary)
+	if nCanaries > 0 {
+		line := fmt.Sprintf("canaries: %d passed, %d blocked", canaries.Passed, canaries.Blocked)
+		if canaries.Blocked > 0 {
+			line = cs.Red(line)
+		}
+		fmt.Fprintln(w, line)
+	}
 	if lines := untrustedRuns(cs, results); len(lines) > 0 {
 		fmt.Fprintln(w, "\nRun because test was asked to (run-event would not run them without approval):")
 		for _, l := range lines {

@@ -14,6 +14,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/hermes-hooks/hermes/internal/regfile"
+	"github.com/hermes-hooks/hermes/internal/secretname"
 )
 
 // Settings are the config keys this tool reads besides the hooks block.
@@ -76,15 +77,7 @@ func (x Expansion) SecretVars() []string {
 
 // IsSecretName reports whether a variable name suggests a secret: it
 // contains TOKEN, SECRET, KEY, PASSWORD or PASS (any case).
-func IsSecretName(name string) bool {
-	up := strings.ToUpper(name)
-	for _, word := range []string{"TOKEN", "SECRET", "KEY", "PASS"} { // PASS covers PASSWORD
-		if strings.Contains(up, word) {
-			return true
-		}
-	}
-	return false
-}
+func IsSecretName(name string) bool { return secretname.Var(name) }
 
 // SyntaxError is a config file that is not valid YAML.
 type SyntaxError struct {

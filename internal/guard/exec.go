@@ -31,10 +31,20 @@ const judgeLimit = 1 << 20
 func (g *run) exec(d Dialect) int {
 	var stdin []byte
 	env := hookEnv()
+	// feed: the hook's stdin is a pipe the guard writes, not the agent's:
+	// the guard read the payload first, to translate it or record it.
+	feed := d != nil || g.rec != nil
+	if g.rec != nil {
+		stdin = g.rec.readPayload()
+		g.save(stdin)
+	}
 	if d != nil {
-		payload, err := io.ReadAll(os.Stdin)
-		if err != nil {
-			return g.failStart("reading the payload: " + err.Error())
+		payload := stdin
+		if g.rec == nil {
+			var err error
+			if payload, err = io.ReadAll(os.Stdin); err != nil {
+				return g.failStart("reading the payload: " + err.Error())
+			}
 		}
 		in, err := d.Input(g.inv, payload)
 		if err != nil {
@@ -67,15 +77,18 @@ func (g *run) exec(d Dialect) int {
 	pr, pw := p[0], p[1]
 	files := []uintptr{0, uintptr(pw), 2}
 	inW, errR := -1, -1
-	if d != nil {
-		var q, e [2]int
+	if feed {
+		var q [2]int
 		if err := syscall.Pipe2(q[:], syscall.O_CLOEXEC); err != nil {
 			return g.failStart(err.Error())
 		}
+		files[0], inW = uintptr(q[0]), q[1]
+	}
+	if d != nil {
+		var e [2]int
 		if err := syscall.Pipe2(e[:], syscall.O_CLOEXEC); err != nil {
 			return g.failStart(err.Error())
 		}
-		files[0], inW = uintptr(q[0]), q[1]
 		// The dialect reads stderr too (Claude Code's exit 2 quotes it);
 		// it is still passed on to the agent as it comes.
 		files[2], errR = uintptr(e[1]), e[0]
@@ -97,14 +110,18 @@ func (g *run) exec(d Dialect) int {
 		Files: files,
 	})
 	syscall.Close(pw)
-	if d != nil {
+	if feed {
 		syscall.Close(int(files[0]))
+	}
+	if d != nil {
 		syscall.Close(int(files[2]))
 	}
 	if err != nil {
 		syscall.Close(pr)
 		if inW >= 0 {
 			syscall.Close(inW)
+		}
+		if errR >= 0 {
 			syscall.Close(errR)
 		}
 		return g.failStart(shell.StartError(err, g.inv.Inner[0]))
@@ -199,6 +216,7 @@ func hookEnv() []string {
 // to spawn it (its error logged, nothing else). Fail-closed on a blocking
 // event it blocks, as run-event does.
 func (g *run) failStart(reason string) int {
+	g.saveUnread()
 	g.say("hermes-guard: hook " + g.innerText() + " could not start: " + reason)
 	res := shell.Result{Err: reason, Elapsed: time.Since(g.start)}
 	ev := g.judge(res)

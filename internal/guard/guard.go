@@ -14,6 +14,7 @@ import (
 	"github.com/hermes-hooks/hermes/internal/answer"
 	"github.com/hermes-hooks/hermes/internal/audit"
 	"github.com/hermes-hooks/hermes/internal/pyjson"
+	"github.com/hermes-hooks/hermes/internal/record"
 	"github.com/hermes-hooks/hermes/internal/shell"
 	"github.com/hermes-hooks/hermes/internal/textsafe"
 	"github.com/hermes-hooks/hermes/internal/trust"
@@ -44,7 +45,8 @@ func Main(args []string) int {
 		g.hermesHome = filepath.Join(home, ".hermes")
 	}
 	g.audit = os.Getenv(NoAuditEnv) != "1"
-	g.id = audit.NewID()
+	g.id = record.NewID()
+	g.startRecording()
 
 	inv, err := Parse(args)
 	g.inv = inv
@@ -107,12 +109,14 @@ type run struct {
 	inv                  Invocation
 	userHome, hermesHome string
 	audit                bool
-	command              string // the allowlist's command ("as written"), for the audit line
-	sha                  string
-	hidden               secrets // the environment's secrets, read when first needed
-	// id names this run in the audit log (SPEC §26, §29 item 5): each
-	// guard process is one run of one hook.
-	id string
+	// id names this run in the audit log and the payload store (SPEC
+	// §26): each guard process is one run of one hook; its witness and
+	// deferred writer write nothing for an id already written (§29 item 5).
+	id      string
+	rec     *recording // nil: not recording
+	command string     // the allowlist's command ("as written"), for the audit line
+	sha     string
+	hidden  secrets // the environment's secrets, read when first needed
 }
 
 // blocking: the agent blocks the tool call on this event's exit 2.
@@ -171,6 +175,7 @@ func (g *run) refuse(script, reason, next string) int {
 		writeBlock(ans)
 		code = 2
 	}
+	g.saveUnread()
 	g.record(audit.Record{Status: audit.StatusRefused, Refusal: reason,
 		Result: shell.Result{Elapsed: time.Since(g.start)}}, ans)
 	return code
@@ -186,6 +191,7 @@ func oneLine(s string) string {
 // hook's result (SPEC §29 item 4): the line is handed to a writer that
 // outlives the guard (deferred.go).
 func (g *run) record(r audit.Record, ans *answer.Answer) {
+	g.waitSaved()
 	if !g.audit {
 		return
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/hermes-hooks/hermes/internal/audit"
+	"github.com/hermes-hooks/hermes/internal/record"
 )
 
 // A witness writes the run's line only when its guard ended without
@@ -47,7 +48,7 @@ func TestWitnessWritesOnlyForAKilledGuard(t *testing.T) {
 // deferred writer nothing for an id the witness wrote.
 func TestWitnessNeverWritesASecondLineForTheRun(t *testing.T) {
 	home := t.TempDir()
-	id := audit.NewID()
+	id := record.NewID()
 	guardLine := audit.Record{ID: id, Time: time.Now(), Event: "pre_tool_call", Kind: "shell", Command: "/h.sh", Via: audit.ViaExec, Status: audit.StatusRan}
 	if err := audit.Append(home, guardLine); err != nil {
 		t.Fatal(err)
@@ -57,7 +58,7 @@ func TestWitnessNeverWritesASecondLineForTheRun(t *testing.T) {
 		t.Fatalf("exit %d", code)
 	}
 	// And the other way round: the witness first, the deferred line after.
-	id2 := audit.NewID()
+	id2 := record.NewID()
 	note, _ = json.Marshal(witnessNote{ID: id2, Home: home, Event: "pre_tool_call", Command: "/h.sh", Start: time.Now(), PID: 43})
 	witnessMain(strings.NewReader(string(note) + "\n"))
 	guardLine.ID = id2

@@ -15,6 +15,7 @@ import (
 	"github.com/hermes-hooks/hermes/internal/hookspec"
 	"github.com/hermes-hooks/hermes/internal/pyjson"
 	"github.com/hermes-hooks/hermes/internal/pyre"
+	"github.com/hermes-hooks/hermes/internal/record"
 	"github.com/hermes-hooks/hermes/internal/shell"
 	"github.com/hermes-hooks/hermes/internal/trust"
 )
@@ -36,6 +37,9 @@ type Grant struct {
 
 // Dispatch is one real firing of an event (run-event).
 type Dispatch struct {
+	// ID names the firing in the audit log (every line of it) and the
+	// payload store (SPEC §26).
+	ID       string
 	Event    string
 	Fields   *pyjson.Object
 	Wire     *pyjson.Object
@@ -49,6 +53,8 @@ type Dispatch struct {
 	// Interrupted: Ctrl-C or SIGTERM ended the firing; Runs holds what ran
 	// so far, the interrupted hook last.
 	Interrupted bool
+	// audited: an audit line of the firing was written.
+	audited bool
 }
 
 // Blocked reports whether the outcome blocks the tool call.
@@ -92,7 +98,7 @@ func (e *Engine) DispatchShellWith(ctx context.Context, event string, fields *py
 		return nil, err
 	}
 	ev, _ := e.Catalogue.Lookup(event)
-	d := &Dispatch{Event: event, Fields: fields, Wire: e.WireFor(event, fields)}
+	d := &Dispatch{ID: record.NewID(), Event: event, Fields: fields, Wire: e.WireFor(event, fields)}
 	list, warnings, err := e.Store.Read()
 	if err != nil {
 		return nil, err
@@ -161,6 +167,7 @@ func (e *Engine) DispatchShellWith(ctx context.Context, event string, fields *py
 			run.Interrupted = true
 			if !opts.Policy {
 				e.audit(d, run, after)
+				e.recordPayload(d)
 			}
 			d.Runs = append(d.Runs, run)
 			d.Interrupted = true
@@ -175,6 +182,9 @@ func (e *Engine) DispatchShellWith(ctx context.Context, event string, fields *py
 	args, _ := fields.Get(catalog.FieldArgs)
 	argsObj, _ := args.(*pyjson.Object)
 	d.Outcome = Aggregate(event, argsObj, answers)
+	if !opts.Policy {
+		e.recordPayload(d)
+	}
 	return d, nil
 }
 
@@ -293,7 +303,7 @@ func (e *Engine) audit(d *Dispatch, run ShellRun, after string) {
 	if !e.Config.Settings.AuditLog {
 		return
 	}
-	rec := audit.Record{Time: e.Now(), Event: d.Event, Kind: "shell", Command: run.Hook.Shown(),
+	rec := audit.Record{ID: d.ID, Time: e.Now(), Event: d.Event, Kind: "shell", Command: run.Hook.Shown(),
 		SHA256: run.Hook.Fingerprint.SHA256, SHA256After: after, Interrupted: run.Interrupted,
 		Result: run.Result, Answer: run.Eval.Answer, Via: audit.ViaRunEvent, FailClosed: run.Hook.FailClosed}
 	if run.Hook.Protected() {
@@ -306,6 +316,22 @@ func (e *Engine) audit(d *Dispatch, run ShellRun, after string) {
 	}
 	if err := audit.Append(e.Loc.Home, rec); err != nil {
 		d.Warnings = append(d.Warnings, err.Error())
+		return
+	}
+	d.audited = true
+}
+
+// recordPayload stores the firing's wire payload under its id when
+// recording is on and the firing left an audit line to find it by (SPEC
+// §26), redacted with the secrets of the environment handed to hooks. A
+// failure is a warning, never a changed outcome.
+func (e *Engine) recordPayload(d *Dispatch) {
+	if e.Record == nil || !e.Record.On || !d.audited {
+		return
+	}
+	st := record.Open(e.Loc.Home, e.Record.Max)
+	if err := st.Save(d.ID, catalog.WireBytes(d.Wire), record.EnvSecrets(e.Environ)); err != nil {
+		d.Warnings = append(d.Warnings, "the payload was not recorded: "+err.Error())
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/hermes-hooks/hermes/internal/hooks/outbound"
 	"github.com/hermes-hooks/hermes/internal/hookspec"
 	"github.com/hermes-hooks/hermes/internal/pyjson"
+	"github.com/hermes-hooks/hermes/internal/record"
 	"github.com/hermes-hooks/hermes/internal/shell"
 )
 
@@ -21,6 +22,9 @@ type Engine struct {
 	Now     func() time.Time
 	// Outbound delivers webhooks (nil: defaults).
 	Outbound *outbound.Client
+	// Record, when set and on, stores each firing's payload (SPEC §26).
+	// Only run-event sets it: test, --cases and doctor never record.
+	Record *record.Settings
 }
 
 // ShellRun is one shell hook of one firing: run, or skipped and why.

@@ -11,6 +11,7 @@ import (
 	"github.com/hermes-hooks/hermes/internal/catalog"
 	"github.com/hermes-hooks/hermes/internal/hooks/gateway"
 	"github.com/hermes-hooks/hermes/internal/pyjson"
+	rec "github.com/hermes-hooks/hermes/internal/record"
 	"github.com/hermes-hooks/hermes/internal/shell"
 )
 
@@ -105,6 +106,7 @@ func (e *Engine) FireGateway(ctx context.Context, event string, context *pyjson.
 		}
 	}
 	if record && e.Config.Settings.AuditLog {
+		id := rec.NewID() // the firing's: every line of it carries it (SPEC §26)
 		// The handler that decided a slash command's fate says so in its
 		// line (SPEC §21), so log and stats show a deny as what it was.
 		decidedBy, decision := -1, gateway.Decision{}
@@ -121,13 +123,13 @@ func (e *Engine) FireGateway(ctx context.Context, event string, context *pyjson.
 			if p := h.HandlerPath(); p != "" {
 				sha = e.Fingerprints.Of(p).SHA256
 			}
-			rec := audit.Record{Time: e.Now(), Event: event, Kind: "gateway", Name: h.Name, SHA256: sha,
+			line := audit.Record{ID: id, Time: e.Now(), Event: event, Kind: "gateway", Name: h.Name, SHA256: sha,
 				Result: shell.Result{TimedOut: res.Status == gateway.StatusTimeout},
 				Error:  res.Error, Elapsed: res.ElapsedSeconds}
 			if i == decidedBy {
-				rec.Answer, rec.AnswerKind = decision, decision.Decision
+				line.Answer, line.AnswerKind = decision, decision.Decision
 			}
-			if aerr := audit.Append(e.Loc.Home, rec); aerr != nil {
+			if aerr := audit.Append(e.Loc.Home, line); aerr != nil {
 				g.Warnings = append(g.Warnings, fmt.Sprintf("gateway hook %s ran but was not recorded: %v", h.Name, aerr))
 			}
 		}

@@ -11,6 +11,9 @@ import (
 const (
 	SkipNotOnly  = "not selected by --only"
 	SkipSelected = "--skip"
+	// SkipNoReplay: test --cases does not replay a hook whose entry says
+	// replay: false (SPEC §26) unless --replay-all.
+	SkipNoReplay = "not replayed (replay: false)"
 )
 
 // Selection is the subset of hooks a user asked to fire: --only and --skip,
@@ -19,15 +22,20 @@ const (
 type Selection struct {
 	Only []string
 	Skip []string
+	// Replay: a replay of cases (test --cases), which leaves out the hooks
+	// marked replay: false; --only does not bring them back.
+	Replay bool
 }
 
 // Empty reports whether the selection leaves nothing out.
-func (s Selection) Empty() bool { return len(s.Only) == 0 && len(s.Skip) == 0 }
+func (s Selection) Empty() bool { return len(s.Only) == 0 && len(s.Skip) == 0 && !s.Replay }
 
 // SkipReason says why h is left out, "" when it is selected. --skip wins
-// over --only for a command given to both.
+// over --only for a command given to both; replay: false over both.
 func (s Selection) SkipReason(h ShellHook) string {
 	switch {
+	case s.Replay && h.NoReplay:
+		return SkipNoReplay
 	case slices.ContainsFunc(s.Skip, h.Names): // either form of the command
 		return SkipSelected
 	case len(s.Only) > 0 && !slices.ContainsFunc(s.Only, h.Names):

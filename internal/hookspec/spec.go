@@ -37,8 +37,12 @@ type Spec struct {
 	// MaxTimeout); false when the default applies.
 	TimeoutSet bool
 	FailClosed bool
-	File       string
-	Line       int // line of the entry
+	// NoReplay: the entry says replay: false (SPEC §26): running the hook
+	// has side effects, so test --cases skips it unless --replay-all. The
+	// agent ignores the key.
+	NoReplay bool
+	File     string
+	Line     int // line of the entry
 
 	// Guard is set when the command runs through the guard (SPEC §17,
 	// `hermes hooks protect`): its flags, and in Guard.Inner the argv of
@@ -376,7 +380,24 @@ func (p *parser) entry(ev catalog.Event, i int, item *yaml.Node) (Spec, bool) {
 	if ok {
 		s.FailClosed = p.failClosed(ev, path+"."+fc.Key, fc)
 	}
+	if r, ok := f.get("replay"); ok {
+		s.NoReplay = !p.replay(path+".replay", r)
+	}
 	return s, true
+}
+
+// replay reads an entry's replay key: true or false; anything else is a
+// warning, and the hook is replayed (the default).
+func (p *parser) replay(path string, r config.Pair) bool {
+	v := config.Resolve(r.Value)
+	switch v.Kind {
+	case config.KindBool:
+		return v.Bool
+	case config.KindNull:
+		return true
+	}
+	p.warn(path, r.KeyNode.Line, "replay must be true or false (unquoted), got %s; using true (test --cases replays it)", v.Describe())
+	return true
 }
 
 // matcher returns nil when the entry has no usable matcher.

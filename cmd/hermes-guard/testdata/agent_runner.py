@@ -3,7 +3,8 @@ and reads its answer (_evaluate_result, SPEC §7), for the guard's proof.
 
 Reads one JSON request on stdin: {"argv": [...], "payload": "...",
 "timeout": seconds, "event": "..."}; prints one JSON object: returncode,
-stdout, stderr, timed_out and answer.
+stdout, stderr, timed_out and answer. A list of requests is run in order
+and answered with a list.
 """
 import json
 import os
@@ -90,11 +91,20 @@ def evaluate(event, returncode, stdout, stderr, timed_out):
     return None
 
 
+def run(req):
+    rc, out, err, timed_out = spawn(req["argv"], req["payload"], req["timeout"])
+    return {"returncode": rc, "stdout": out, "stderr": err, "timed_out": timed_out,
+            "answer": evaluate(req["event"], rc, out, err, timed_out)}
+
+
 def main():
     req = json.load(sys.stdin)
-    rc, out, err, timed_out = spawn(req["argv"], req["payload"], req["timeout"])
-    json.dump({"returncode": rc, "stdout": out, "stderr": err, "timed_out": timed_out,
-               "answer": evaluate(req["event"], rc, out, err, timed_out)}, sys.stdout)
+    # A list of requests runs them one after the other, as one agent
+    # process fires its hooks call after call, and prints a list.
+    if isinstance(req, list):
+        json.dump([run(r) for r in req], sys.stdout)
+    else:
+        json.dump(run(req), sys.stdout)
 
 
 main()

@@ -19,9 +19,29 @@ type Case struct {
 	// it is merged over the event's synthetic payload, as test does.
 	Payload *pyjson.Object
 	Expect  Expect
-	File    string
-	Line    int // line of the case's entry
+	// Canary: a harmless call that must never be blocked (SPEC §26): it
+	// fails when the outcome blocks, whatever else it expects (approve,
+	// modify and context are not blocks).
+	Canary bool
+	File   string
+	Line   int // line of the case's entry
 }
+
+// canaryEvent is the one event whose outcome can block a call.
+const canaryEvent = "pre_tool_call"
+
+// Check judges what the firing did: the expectations not met, and a
+// canary that was blocked.
+func (c Case) Check(got Got) []string {
+	out := c.Expect.Check(got)
+	if c.Canary && got.Action != nil && *got.Action == ActionBlock {
+		out = append(out, "canary blocked: "+quoteOrNull(got.Message))
+	}
+	return out
+}
+
+// ActionBlock is the action of an outcome that blocks the call.
+const ActionBlock = "block"
 
 // Expect holds what a case expects; nil fields (and HasArgs false) are
 // not checked.

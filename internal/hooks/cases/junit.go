@@ -51,9 +51,54 @@ type junitFailure struct {
 }
 
 // WriteJUnit writes the results of one case file as JUnit XML. Each case's
-// classname is its event, so reports group cases by event.
+// classname is its event, so reports group cases by event. Canaries
+// (SPEC §26) are a test suite of their own, after the other cases'; a
+// suite with no case is left out (unless the file has none at all).
 func WriteJUnit(w io.Writer, file string, results []Result) error {
-	suite := junitSuite{Name: "hermes hooks test --cases " + file, File: file}
+	var cases, canaries []Result
+	for _, r := range results {
+		if r.Case.Canary {
+			canaries = append(canaries, r)
+		} else {
+			cases = append(cases, r)
+		}
+	}
+	type part struct {
+		name    string
+		results []Result
+	}
+	parts := []part{{"hermes hooks test --cases " + file, cases}}
+	if len(canaries) > 0 {
+		if len(cases) == 0 {
+			parts = nil
+		}
+		parts = append(parts, part{"hermes hooks test --cases " + file + " (canaries)", canaries})
+	}
+	doc := junitSuites{Name: "hermes hooks"}
+	var total time.Duration
+	for _, p := range parts {
+		suite, elapsed := junitSuiteOf(p.name, file, p.results)
+		total += elapsed
+		doc.Tests += suite.Tests
+		doc.Failures += suite.Failures
+		doc.Suites = append(doc.Suites, suite)
+	}
+	doc.Time = seconds(total)
+	if _, err := io.WriteString(w, xml.Header); err != nil {
+		return err
+	}
+	enc := xml.NewEncoder(w)
+	enc.Indent("", "  ")
+	if err := enc.Encode(doc); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, "\n")
+	return err
+}
+
+// junitSuiteOf is one test suite of results, and the time they took.
+func junitSuiteOf(name, file string, results []Result) (junitSuite, time.Duration) {
+	suite := junitSuite{Name: name, File: file}
 	var total time.Duration
 	for _, r := range results {
 		total += r.Elapsed
@@ -70,18 +115,7 @@ func WriteJUnit(w io.Writer, file string, results []Result) error {
 		suite.Cases = append(suite.Cases, tc)
 	}
 	suite.Tests, suite.Time = len(results), seconds(total)
-	doc := junitSuites{Name: "hermes hooks", Tests: suite.Tests, Failures: suite.Failures,
-		Time: suite.Time, Suites: []junitSuite{suite}}
-	if _, err := io.WriteString(w, xml.Header); err != nil {
-		return err
-	}
-	enc := xml.NewEncoder(w)
-	enc.Indent("", "  ")
-	if err := enc.Encode(doc); err != nil {
-		return err
-	}
-	_, err := io.WriteString(w, "\n")
-	return err
+	return suite, total
 }
 
 func seconds(d time.Duration) string { return fmt.Sprintf("%.3f", d.Seconds()) }

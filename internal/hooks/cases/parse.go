@@ -25,7 +25,7 @@ import (
 
 // The keys a case and its expect mapping may have.
 var (
-	caseKeys   = []string{"name", "event", "payload", "expect"}
+	caseKeys   = []string{"name", "event", "payload", "expect", "canary"}
 	expectKeys = []string{"action", "message_contains", "context_contains", "args", "hooks_fired", "decision", "command"}
 )
 
@@ -203,8 +203,20 @@ func (p *parser) parseCase(path string, n *yaml.Node) (Case, bool) {
 			c.Payload = val.(*pyjson.Object)
 		}
 	}
+	if v, ok := fields["canary"]; ok {
+		var b bool
+		if v.Kind != yaml.ScalarNode || v.ShortTag() != "!!bool" || v.Decode(&b) != nil {
+			p.problem(v, path+".canary", "canary must be true or false (unquoted), got "+kindName(v))
+		} else if b && eventKnown && c.Event != canaryEvent {
+			p.problem(v, path+".canary", fmt.Sprintf("a canary is a call that must never be blocked: only %s can block one, not %s", canaryEvent, c.Event))
+		} else {
+			c.Canary = b
+		}
+	}
 	if v, ok := fields["expect"]; !ok {
-		p.problem(n, path, "missing expect (one or more of "+strings.Join(expectKeys, ", ")+")")
+		if !c.Canary {
+			p.problem(n, path, "missing expect (one or more of "+strings.Join(expectKeys, ", ")+"), or canary: true")
+		}
 	} else {
 		event := ""
 		if eventKnown {

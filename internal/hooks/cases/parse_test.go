@@ -110,10 +110,16 @@ func TestParseProblems(t *testing.T) {
 		{"missing fields", "- {payload: {}}\n", []string{
 			"f.yaml:1: cases[0]: missing name",
 			"f.yaml:1: cases[0]: missing event",
-			"f.yaml:1: cases[0]: missing expect (one or more of action, message_contains, context_contains, args, hooks_fired, decision, command)"}},
+			"f.yaml:1: cases[0]: missing expect (one or more of action, message_contains, context_contains, args, hooks_fired, decision, command), or canary: true"}},
 		{"unknown keys", "- name: a\n  evnt: pre_tool_call\n  event: pre_tool_call\n  expect:\n    actoin: block\n", []string{
-			`f.yaml:2: cases[0]: unknown key "evnt" — did you mean "event"? (known: name, event, payload, expect)`,
+			`f.yaml:2: cases[0]: unknown key "evnt" — did you mean "event"? (known: name, event, payload, expect, canary)`,
 			`f.yaml:5: cases[0].expect: unknown key "actoin" — did you mean "action"? (known: action, message_contains, context_contains, args, hooks_fired, decision, command)`}},
+		{"canary not a boolean", "- {name: a, event: pre_tool_call, canary: \"yes\"}\n", []string{
+			`f.yaml:1: cases[0].canary: canary must be true or false (unquoted), got a string ("yes")`,
+			"f.yaml:1: cases[0]: missing expect (one or more of action, message_contains, context_contains, args, hooks_fired, decision, command), or canary: true"}},
+		{"canary of an event that cannot block", "- {name: a, event: pre_llm_call, canary: true}\n", []string{
+			"f.yaml:1: cases[0].canary: a canary is a call that must never be blocked: only pre_tool_call can block one, not pre_llm_call",
+			"f.yaml:1: cases[0]: missing expect (one or more of action, message_contains, context_contains, args, hooks_fired, decision, command), or canary: true"}},
 		{"unknown event", "- {name: a, event: pre_tol_call, expect: {action: allow}}\n", []string{
 			`f.yaml:1: cases[0].event: unknown event "pre_tol_call" — did you mean "pre_tool_call"?`}},
 		{"unknown event far from any", "- {name: a, event: zzzzzz, expect: {hooks_fired: 1}}\n", []string{

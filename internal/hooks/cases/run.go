@@ -47,11 +47,15 @@ func RunCommand(ctx context.Context, e *hooks.Engine, c Case, o GatewayOptions) 
 		return Result{}, err
 	}
 	got := ObserveGateway(g)
-	return Result{Case: c, Got: got, Failures: c.Expect.Check(got), Elapsed: time.Since(start), Gateway: g}, nil
+	return Result{Case: c, Got: got, Failures: c.Check(got), Elapsed: time.Since(start), Gateway: g}, nil
 }
 
 // Passed reports whether every expectation was met.
 func (r Result) Passed() bool { return len(r.Failures) == 0 }
+
+// Blocked reports whether the firing blocked the call (a canary that
+// counts as blocked).
+func (r Result) Blocked() bool { return r.Got.Action != nil && *r.Got.Action == ActionBlock }
 
 // Run fires the case's event through the engine's dispatch in policy mode
 // — matchers, evaluation and aggregation as run-event, but every selected
@@ -71,7 +75,7 @@ func Run(ctx context.Context, e *hooks.Engine, c Case, sel hooks.Selection) (Res
 		return Result{}, err
 	}
 	got := Observe(d)
-	return Result{Case: c, Got: got, Failures: c.Expect.Check(got), Elapsed: time.Since(start), Dispatch: d}, nil
+	return Result{Case: c, Got: got, Failures: c.Check(got), Elapsed: time.Since(start), Dispatch: d}, nil
 }
 
 // HookLines describe each hook of the firing in one line: fired with its

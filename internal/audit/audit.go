@@ -136,7 +136,7 @@ func Encode(r Record) (Entry, error) {
 	if err != nil {
 		return Entry{}, err
 	}
-	return Entry{Line: line, ID: r.ID, Kept: mustKeep(line, r.FailClosed)}, nil
+	return Entry{Line: line, ID: r.ID, Kept: mustKeep(r)}, nil
 }
 
 // TryAppend writes e only if nobody holds the log's lock: ErrBusy when

@@ -8,6 +8,7 @@ import (
 	"os"
 	"slices"
 
+	"github.com/hermes-hooks/hermes/internal/pyjson"
 	"github.com/hermes-hooks/hermes/internal/regfile"
 )
 
@@ -27,21 +28,36 @@ func KeptPath(path string) string {
 	return path[:len(path)-len(".jsonl")] + "-kept.jsonl"
 }
 
-// mustKeep reports whether the line outlives ordinary runs: a refusal,
-// a block, or a failure (spawn error, timeout, non-zero exit) of a hook
-// that fails closed.
-func mustKeep(line []byte, failClosed bool) bool {
-	l, err := ParseLine(bytes.TrimSuffix(line, []byte{'\n'}))
-	if err != nil {
+// mustKeep reports whether the record outlives ordinary runs: a refusal,
+// a block, or a failure (spawn error, timeout, non-zero exit, signal) of
+// a hook that fails closed. Judged from the record itself, as Outcome
+// judges a line read back, without parsing the line (the guard's path).
+func mustKeep(r Record) bool {
+	switch {
+	case r.Status == StatusRefused:
+		return true
+	case r.Status == StatusSkipped || r.Interrupted:
+		return false
+	case r.AnswerKind == OutcomeBlock || r.AnswerKind == "deny" || r.AnswerKind == "" && answerBlocks(r.Answer):
+		return true
+	}
+	failed := r.Result.TimedOut || r.Result.Err != "" || r.Error != "" || r.Signal != 0 ||
+		r.Result.ExitCode != nil && *r.Result.ExitCode != 0
+	return failed && r.FailClosed
+}
+
+// answerBlocks reports whether a parsed answer blocks, as Outcome reads
+// it back.
+func answerBlocks(v any) bool {
+	if w, ok := v.(wirer); ok {
+		v = w.Wire()
+	}
+	o, ok := v.(*pyjson.Object)
+	if !ok || o == nil {
 		return false
 	}
-	switch l.Outcome() {
-	case OutcomeRefused, OutcomeBlock:
-		return true
-	case OutcomeFailed, OutcomeTimeout:
-		return failClosed
-	}
-	return false
+	a, _ := o.Get("action")
+	return a == "block"
 }
 
 // keptLines reads the kept files of the log at path (older first): their

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/hermes-hooks/hermes/internal/allowlist"
+	"github.com/hermes-hooks/hermes/internal/shell"
 )
 
 // guardBin is the real hermes-guard, built once for these tests.
@@ -122,7 +123,7 @@ func (l *lab) protect(event string, failClosed bool, argv ...string) []string {
 			script = a
 		}
 	}
-	e := allowlist.NewEntry(event, strings.Join(wrapped, " "), allowlist.ViaProtect, allowlist.FingerprintNow(script), time.Now())
+	e := allowlist.NewEntry(event, shell.Join(wrapped), allowlist.ViaProtect, allowlist.FingerprintNow(script), time.Now())
 	if _, err := allowlist.Open(l.hh).Update(func(list *allowlist.List) error { list.Approve(e); return nil }); err != nil {
 		l.t.Fatal(err)
 	}

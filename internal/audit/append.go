@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -25,9 +26,11 @@ const LockTimeout = 10 * time.Second
 // Seams for tests: the size that triggers rotation, and the write and
 // truncate calls (a full disk is hard to come by).
 var (
-	rotateSize = int64(RotateSize)
-	writeFile  = func(f *os.File, b []byte) (int, error) { return f.Write(b) }
-	truncate   = func(f *os.File, size int64) error { return f.Truncate(size) }
+	rotateSize     = int64(RotateSize)
+	keptRotateSize = int64(KeptRotateSize)
+	lockTimeout    = LockTimeout
+	writeFile      = func(f *os.File, b []byte) (int, error) { return f.Write(b) }
+	truncate       = func(f *os.File, size int64) error { return f.Truncate(size) }
 )
 
 // LockPath is the lock every writer takes for one append. It is a file of
@@ -38,27 +41,57 @@ func LockPath(home string) string { return Path(home) + ".lock" }
 // RotatedPath is where the log's previous contents are kept.
 func RotatedPath(path string) string { return path + ".1" }
 
-// appendLine writes line (ending in a newline) to the log at path:
+// appendLine writes line (ending in a newline) to the log at path,
+// waiting for the lock at most LockTimeout.
+func appendLine(path string, line []byte) error {
+	return writeLocked(path, Entry{Line: line}, lockTimeout)
+}
+
+// writeLocked writes e under the log's lock:
 //
 //   - under an exclusive flock of path+".lock", so writers never interleave
-//     and rotation happens once, by one writer, while the others wait;
-//   - rotated first when the line would take the log past rotateSize;
-//   - in a single write, prefixed with a newline when the log does not end
-//     in one (a fragment left by an earlier append that could not be taken
-//     back), so a line is never glued to a fragment;
-//   - when the write is cut short (disk full), the log is truncated back to
-//     its size before the write.
-func appendLine(path string, line []byte) error {
+//     and rotation happens once, by one writer, while the others wait (a
+//     wait of at most wait; wait 0: not at all, ErrBusy);
+//   - when e carries an id another line of the log already has, nothing is
+//     written (SPEC §29 item 5: a run has one line, even when the guard and
+//     its witness both had it to write);
+//   - then to the log (writeTo) and, for a line that must outlive ordinary
+//     runs, to the kept file too (kept.go).
+func writeLocked(path string, e Entry, wait time.Duration) error {
 	dir := filepath.Dir(path)
 	if err := MakeDir(dir); err != nil {
 		return fmt.Errorf("audit log: %w", err)
 	}
-	unlock, err := lockFile(path + ".lock")
+	unlock, err := lockFile(path+".lock", wait)
 	if err != nil {
+		if errors.Is(err, ErrBusy) {
+			return err
+		}
 		return fmt.Errorf("audit log %s: %w", path, err)
 	}
 	defer unlock()
+	if e.checkID && e.ID != "" && hasID(path, e.ID) {
+		return nil
+	}
+	if err := writeTo(path, e.Line, rotateSize); err != nil {
+		return err
+	}
+	if e.Kept {
+		return writeTo(KeptPath(path), e.Line, keptRotateSize)
+	}
+	return nil
+}
 
+// writeTo appends line to the file at path (its lock held):
+//
+//   - a trailing fragment, left by a writer killed mid-write or by a cut
+//     append that could not be taken back, is truncated away first, so a
+//     line is whole or absent (SPEC §29 item 5);
+//   - rotated first when the line would take the file past rotateAt;
+//   - in a single write; when the write is cut short (disk full), the file
+//     is truncated back to its size before the write, and where that fails
+//     the next writer's first step takes the fragment away.
+func writeTo(path string, line []byte, rotateAt int64) error {
 	f, err := openLog(path)
 	if err != nil {
 		return fmt.Errorf("audit log: %w", err)
@@ -69,7 +102,16 @@ func appendLine(path string, line []byte) error {
 		return fmt.Errorf("audit log %s: %w", path, err)
 	}
 	size := fi.Size()
-	if size > 0 && size+int64(len(line)) > rotateSize {
+	if size > 0 && !endsInNewline(f, size) {
+		whole := lastLineEnd(f, size)
+		if terr := truncate(f, whole); terr == nil {
+			size = whole
+		} else {
+			// Kept apart from the fragment, which log skips.
+			line = append([]byte{'\n'}, line...)
+		}
+	}
+	if size > 0 && size+int64(len(line)) > rotateAt {
 		f.Close()
 		if err := os.Rename(path, RotatedPath(path)); err != nil {
 			return fmt.Errorf("audit log %s: cannot rotate: %w", path, err)
@@ -79,12 +121,8 @@ func appendLine(path string, line []byte) error {
 		}
 		size = 0
 	}
-	buf := line
-	if size > 0 && !endsInNewline(f, size) {
-		buf = append([]byte{'\n'}, line...)
-	}
-	n, err := writeFile(f, buf)
-	if err == nil && n < len(buf) {
+	n, err := writeFile(f, line)
+	if err == nil && n < len(line) {
 		err = errors.New("short write")
 	}
 	if err != nil {
@@ -97,6 +135,24 @@ func appendLine(path string, line []byte) error {
 		return fmt.Errorf("audit log %s: %w", path, err)
 	}
 	return f.Close()
+}
+
+// lastLineEnd is the size of the file's whole lines: the offset just past
+// its last newline (0 when it has none).
+func lastLineEnd(f *os.File, size int64) int64 {
+	buf := make([]byte, 64<<10)
+	for end := size; end > 0; {
+		start := max(end-int64(len(buf)), 0)
+		n, err := f.ReadAt(buf[:end-start], start)
+		if err != nil && n < int(end-start) {
+			return size // cannot tell: cut nothing
+		}
+		if i := bytes.LastIndexByte(buf[:n], '\n'); i >= 0 {
+			return start + int64(i) + 1
+		}
+		end = start
+	}
+	return 0
 }
 
 // openLog opens the log for appending (and reading its last byte).
@@ -147,11 +203,15 @@ func endsInNewline(f *os.File, size int64) bool {
 	return b[0] == '\n'
 }
 
+// ErrBusy: another process holds the audit log's lock and the writer
+// would not wait (TryAppend).
+var ErrBusy = errors.New("the audit log is locked by another process")
+
 // lockFile takes an exclusive flock on path (created 0600). The wait is a
 // blocking flock (fair: the kernel queues waiters) on a goroutine, bounded
-// by LockTimeout; a wait given up leaves the goroutine to close the file,
-// which drops the lock should it come later.
-func lockFile(path string) (unlock func(), err error) {
+// by wait (0: ErrBusy at once); a wait given up leaves the goroutine to
+// close the file, which drops the lock should it come later.
+func lockFile(path string, wait time.Duration) (unlock func(), err error) {
 	f, err := openFile(path, os.O_RDWR)
 	if err != nil {
 		return nil, err
@@ -159,6 +219,10 @@ func lockFile(path string) (unlock func(), err error) {
 	fd := int(f.Fd())
 	if err := syscall.Flock(fd, syscall.LOCK_EX|syscall.LOCK_NB); err == nil {
 		return func() { f.Close() }, nil
+	}
+	if wait <= 0 {
+		f.Close()
+		return nil, ErrBusy
 	}
 	done := make(chan error, 1)
 	go func() {
@@ -170,7 +234,7 @@ func lockFile(path string) (unlock func(), err error) {
 		}
 		done <- err
 	}()
-	t := time.NewTimer(LockTimeout)
+	t := time.NewTimer(wait)
 	defer t.Stop()
 	select {
 	case err := <-done:
@@ -181,6 +245,8 @@ func lockFile(path string) (unlock func(), err error) {
 		return func() { f.Close() }, nil
 	case <-t.C:
 		go func() { <-done; f.Close() }()
-		return nil, fmt.Errorf("another writer held the lock %s for %s", path, LockTimeout)
+		return nil, fmt.Errorf("another writer held the lock %s for %s: %w", path, wait, errLockTimeout)
 	}
 }
+
+var errLockTimeout = errors.New("lock wait timed out")

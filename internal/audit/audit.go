@@ -5,6 +5,7 @@ package audit
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"path/filepath"
 	"time"
 
@@ -56,6 +57,15 @@ type Record struct {
 	Status     string
 	Refusal    string
 	AnswerKind string
+
+	// Wrapped is a protected hook's command as the agent runs it (the
+	// guard's invocation), Command then being the command it guards
+	// (SPEC §24 item 4): log and stats name the hook one way whoever
+	// fired it.
+	Wrapped string
+	// FailClosed: the hook blocks when it fails. Its failures outlive
+	// ordinary runs (kept.go), as refusals and blocks do.
+	FailClosed bool
 }
 
 // Who fired a hook, and what became of a guarded run.
@@ -89,6 +99,8 @@ type auditJSON struct {
 	Signal           *int    `json:"signal,omitempty"`
 	Refusal          any     `json:"refusal,omitempty"`
 	Answer           string  `json:"answer,omitempty"`
+	Wrapped          string  `json:"wrapped,omitempty"`
+	Truncated        bool    `json:"truncated,omitempty"`
 	ID               string  `json:"id,omitempty"`
 }
 
@@ -99,20 +111,68 @@ func Warm() { _, _ = encode(Record{Via: ViaExec, Refusal: "x"}) }
 
 // Append appends one record as a JSON line to the audit log (file 0600,
 // folder created 0700): locked, in one write, rotated at RotateSize, and a
-// write cut short is taken back (see appendLine).
+// write cut short is taken back (see writeTo). It waits for another
+// writer's lock at most LockTimeout.
 func Append(home string, r Record) error {
-	line, err := encode(r)
+	e, err := Encode(r)
 	if err != nil {
 		return err
 	}
-	return appendLine(Path(home), line)
+	return writeLocked(Path(home), e, lockTimeout)
+}
+
+// Entry is a record encoded: its line, its firing's id, and whether it
+// must outlive ordinary runs (KeptPath).
+type Entry struct {
+	Line []byte
+	ID   string
+	Kept bool
+	// checkID: write nothing when the log already holds a line with ID
+	// (a deferred writer or a witness, which may come second).
+	checkID bool
+}
+
+// Encode is r as the line Append would write.
+func Encode(r Record) (Entry, error) {
+	line, err := encode(r)
+	if err != nil {
+		return Entry{}, err
+	}
+	return Entry{Line: line, ID: r.ID, Kept: mustKeep(r)}, nil
+}
+
+// TryAppend writes e only if nobody holds the log's lock: ErrBusy when
+// someone does, and nothing written. The guard must not keep the agent
+// waiting on a lock (SPEC §29 item 4): it hands a busy line to a process
+// of its own that calls AppendWait.
+func TryAppend(home string, e Entry) error { return writeLocked(Path(home), e, 0) }
+
+// AppendWait writes e once the log's lock is free, unless a line with
+// e's id is there already (the same run's line, written by its guard or
+// its witness). After wait it gives up the lock and appends e unlocked, in
+// one write: the line is better slightly out of order than lost.
+func AppendWait(home string, e Entry, wait time.Duration) error {
+	e.checkID = true
+	err := writeLocked(Path(home), e, wait)
+	if err == nil || !errors.Is(err, errLockTimeout) {
+		return err
+	}
+	return appendUnlocked(Path(home), e)
 }
 
 // encode is the line of r, newline included.
 func encode(r Record) ([]byte, error) {
 	j := auditJSON{Time: allowlist.FormatTime(r.Time), Event: r.Event, Kind: r.Kind,
 		SHA256: pyjson.NullIfEmpty(r.SHA256), ExitCode: r.Result.ExitCode, TimedOut: r.Result.TimedOut,
-		Error: pyjson.NullIfEmpty(r.Result.Err), ElapsedSeconds: r.Result.ElapsedSeconds(), Parsed: r.Answer}
+		Error: pyjson.NullIfEmpty(r.Result.Err), ElapsedSeconds: r.Result.ElapsedSeconds(), Wrapped: r.Wrapped}
+	// A hook's answer is kept whole only up to a size (SPEC §24 item 5):
+	// one tool call's megabytes must not flush the history.
+	var cut bool
+	j.Parsed, cut = capAnswer(r.Answer)
+	if e := capString(r.Result.Err); len(e) < len(r.Result.Err) {
+		j.Error, cut = &e, true
+	}
+	j.Truncated = cut
 	if r.SHA256After != "" && r.SHA256After != r.SHA256 {
 		j.SHA256Before, j.SHA256After = &r.SHA256, &r.SHA256After
 		j.ChangedDuringRun = true
@@ -125,7 +185,7 @@ func encode(r Record) ([]byte, error) {
 		j.Signal = &r.Signal
 	}
 	if r.Refusal != "" {
-		j.Refusal = r.Refusal
+		j.Refusal = capString(r.Refusal)
 	} else if r.Via == ViaExec {
 		// The guard's lines always carry refusal, null when it ran (SPEC §17).
 		j.Refusal = json.RawMessage("null")

@@ -38,6 +38,8 @@ type Line struct {
 	ParsedKind string
 	// ID is the firing's id ("" in lines written before SPEC §26).
 	ID string
+	// Wrapped is a protected hook's command as the agent runs it.
+	Wrapped string
 }
 
 // Hook is the line's hook as log and stats name it: the command of a
@@ -46,7 +48,17 @@ func (l *Line) Hook() string {
 	if l.Kind == "gateway" {
 		return l.Name
 	}
-	return l.Command
+	return HookName(l.Command)
+}
+
+// HookName is how log and stats name a shell hook whose line carries
+// command: lines written before SPEC §24 item 4 carry a protected hook's
+// wrapped command, named by the command it guards, as lines are now.
+func HookName(command string) string {
+	if inner := wrapped(command); inner != "" {
+		return inner
+	}
+	return command
 }
 
 // Outcomes of a line (log --status, stats).
@@ -165,7 +177,7 @@ func ParseLine(raw []byte) (Line, error) {
 	l := Line{Raw: raw, Time: t, Event: j.Event, Kind: j.Kind, Command: deref(j.Command),
 		Name: deref(j.Name), SHA256: deref(j.SHA256), ExitCode: j.ExitCode, TimedOut: j.TimedOut,
 		Error: deref(j.Error), Elapsed: j.ElapsedSeconds, Via: j.Via, PID: j.PID, Status: j.Status,
-		Refusal: deref(j.Refusal), Answer: j.Answer, ParsedKind: j.Parsed.kind(), ID: j.ID}
+		Refusal: deref(j.Refusal), Answer: j.Answer, ParsedKind: j.Parsed.kind(), ID: j.ID, Wrapped: j.Wrapped}
 	if j.Signal != nil {
 		l.Signal = *j.Signal
 	}
@@ -296,7 +308,8 @@ type Skipped struct {
 	Lines int
 }
 
-// ReadAll reads the rotated log, then the log, and calls fn with each
+// ReadAll reads the kept lines the log no longer holds, the rotated log,
+// then the log, and calls fn with each
 // readable line, oldest first. A missing file is no error. It returns the
 // files with unreadable lines.
 func ReadAll(path string, fn func(Line) error) ([]Skipped, error) {
@@ -310,6 +323,25 @@ func ReadAll(path string, fn func(Line) error) ([]Skipped, error) {
 		}
 	}()
 	var skipped []Skipped
+	// First the kept lines the log has lost (SPEC §24 item 5).
+	kept, err := keptLines(path)
+	if err != nil {
+		return nil, err
+	}
+	bad := 0
+	for _, raw := range lostKept(kept, files) {
+		l, err := ParseLine(raw)
+		if err != nil {
+			bad++
+			continue
+		}
+		if err := fn(l); err != nil {
+			return skipped, err
+		}
+	}
+	if bad > 0 {
+		skipped = append(skipped, Skipped{Path: KeptPath(path), Lines: bad})
+	}
 	for _, f := range files {
 		rd := NewReader(f.Name(), f)
 		err := drain(rd, fn, true)

@@ -309,7 +309,11 @@ func acceptRun(cmd *cobra.Command, opts *acceptOptions) error {
 		case pinsAll(e):
 			hash = "pinned by its code"
 		}
-		fmt.Fprintf(ios.Out, "%s approved  %s  %s  (%s)\n", cs.SuccessIcon(), esc(e.Event), esc(chosen[i].Spec.Named()), hash)
+		fmt.Fprintf(ios.Out, "%s approved  %s  %s  (%s)\n", cs.SuccessIcon(), esc(e.Event), escCmd(chosen[i].Spec.Named()), hash)
+		// Off a terminal too, what it runs as (SPEC §24 item 9).
+		if runs := s.RunsAsNamed(chosen[i].Spec); runs != "" {
+			fmt.Fprintf(ios.Out, "    runs as: %s\n", escCmd(runs))
+		}
 		fmt.Fprint(ios.Out, renderCodeFiles(e.Code, "    "))
 	}
 	fmt.Fprintf(ios.Out, "Allowlist: %s\n", esc(s.Store.Path))
@@ -463,9 +467,9 @@ func confirmApproval(f *Factory, s *hooks.Setup, hs []hooks.ShellHook) (bool, []
 		shown := make([]hooks.Shown, len(hs))
 		for i, h := range hs {
 			shown[i] = s.Show(h)
-			fmt.Fprintf(w, "  %s  %s  (script: %s)\n", esc(h.Event), esc(h.Shown()), esc(orNone(h.Script)))
+			fmt.Fprintf(w, "  %s  %s  (script: %s)\n", esc(h.Event), escCmd(h.Shown()), esc(orNone(h.Script)))
 			if runs := s.RunsAs(h.Spec); runs != "" {
-				fmt.Fprintf(w, "      runs as: %s\n", esc(runs))
+				fmt.Fprintf(w, "      runs as: %s\n", escCmd(runs))
 			}
 			fmt.Fprint(w, renderShown(f, shown[i], "      "))
 			fmt.Fprint(w, renderCode(h.Code, hashOf(s), "      "))
@@ -507,9 +511,9 @@ func showScripts(ios *iostreams.IOStreams, s *hooks.Setup, hs []hooks.ShellHook)
 	w := ios.Out
 	printLocation(w, s.Loc)
 	for _, h := range hs {
-		fmt.Fprintf(w, "\n%s  %s\n", esc(h.Event), esc(h.Shown()))
+		fmt.Fprintf(w, "\n%s  %s\n", esc(h.Event), escCmd(h.Shown()))
 		if runs := s.RunsAs(h.Spec); runs != "" {
-			fmt.Fprintf(w, "  runs as: %s\n", esc(runs))
+			fmt.Fprintf(w, "  runs as: %s\n", escCmd(runs))
 		}
 		fmt.Fprintf(w, "  script: %s\n", esc(orNone(h.Script)))
 		sh := s.Show(h)

@@ -119,13 +119,13 @@ func acceptFromLock(cmd *cobra.Command, opts *acceptOptions, s *hooks.Setup, lis
 		printLocation(w, s.Loc)
 		fmt.Fprintf(w, "Lock: %s\n\n", esc(opts.FromLock))
 		for i, e := range entries {
-			fmt.Fprintf(w, "%s approved  %s  %s  (sha256 %s…, as in the lock)\n", cs.SuccessIcon(), esc(e.Event), esc(chosen[i].Shown()), shortSHA(e.ScriptSHA256))
+			fmt.Fprintf(w, "%s approved  %s  %s  (sha256 %s…, as in the lock)\n", cs.SuccessIcon(), esc(e.Event), escCmd(chosen[i].Shown()), shortSHA(e.ScriptSHA256))
 		}
 		for _, h := range already {
-			fmt.Fprintf(w, "%s already approved  %s  %s  (as in the lock)\n", cs.SuccessIcon(), esc(h.Event), esc(h.Shown()))
+			fmt.Fprintf(w, "%s already approved  %s  %s  (as in the lock)\n", cs.SuccessIcon(), esc(h.Event), escCmd(h.Shown()))
 		}
 		for _, r := range refused {
-			fmt.Fprintf(w, "%s refused  %s  %s: %s\n", cs.FailureIcon(), esc(r.Event), esc(r.Command), escText(r.Reason))
+			fmt.Fprintf(w, "%s refused  %s  %s: %s\n", cs.FailureIcon(), esc(r.Event), escCmd(r.Command), escText(r.Reason))
 		}
 		if len(entries)+len(already)+len(refused) == 0 {
 			fmt.Fprintln(w, "No shell hooks configured: nothing to approve.")

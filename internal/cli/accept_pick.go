@@ -23,12 +23,12 @@ func pickPending(f *Factory, s *hooks.Setup, pend []hooks.ShellHook) ([]hooks.Sh
 		fmt.Fprintln(w, "Commands run with your full user credentials. Only approve commands you trust.")
 		for _, h := range pend {
 			if reason := unreadable(h); reason != "" {
-				fmt.Fprintf(w, "\n%s  %s  [cannot be approved: %s]\n", esc(h.Event), esc(h.Shown()), esc(reason))
+				fmt.Fprintf(w, "\n%s  %s  [cannot be approved: %s]\n", esc(h.Event), escCmd(h.Shown()), esc(reason))
 				continue
 			}
 			sh := s.Show(h)
 			offer = append(offer, sh)
-			fmt.Fprintf(w, "\n%s  %s  [%s]  script: %s\n", esc(h.Event), esc(h.Shown()), pendingState(h), esc(h.Script))
+			fmt.Fprintf(w, "\n%s  %s  [%s]  script: %s\n", esc(h.Event), escCmd(h.Shown()), pendingState(h), esc(h.Script))
 			fmt.Fprint(w, renderShown(f, sh, "    "))
 			fmt.Fprint(w, renderCode(h.Code, hashOf(s), "    "))
 		}
@@ -37,7 +37,7 @@ func pickPending(f *Factory, s *hooks.Setup, pend []hooks.ShellHook) ([]hooks.Sh
 		}
 		options := make([]string, len(offer))
 		for i, sh := range offer {
-			options[i] = fmt.Sprintf("%s  %s  [%s]", esc(sh.Hook.Event), esc(sh.Hook.Shown()), pendingState(sh.Hook))
+			options[i] = fmt.Sprintf("%s  %s  [%s]", esc(sh.Hook.Event), escCmd(sh.Hook.Shown()), pendingState(sh.Hook))
 		}
 		describe := func(i int) string { return "script: " + esc(orNone(offer[i].Hook.Script)) }
 		picked, err := f.Prompter.MultiSelect("Approve which hooks?", options, describe)

@@ -7,7 +7,6 @@ import (
 	"github.com/hermes-hooks/hermes/internal/config"
 	"github.com/hermes-hooks/hermes/internal/hookspec"
 	"github.com/hermes-hooks/hermes/internal/pyjson"
-	"github.com/hermes-hooks/hermes/internal/shell"
 	"github.com/spf13/cobra"
 )
 
@@ -132,8 +131,8 @@ func addRun(cmd *cobra.Command, opts *addOptions) error {
 		// accept takes the command as written (SPEC §13 rule 11): an
 		// expanded ${API_TOKEN} must not be printed.
 		fmt.Fprintf(ios.Out, "Not approved yet: read the script, then run  hermes hooks accept %s --event %s\n",
-			esc(shell.Quote(h.Command)), esc(shell.Quote(h.Event)))
-		fmt.Fprintf(ios.Out, "Try it:  hermes hooks test %s\n", esc(shell.Quote(h.Event)))
+			pasteQuote(h.Command), pasteQuote(h.Event))
+		fmt.Fprintf(ios.Out, "Try it:  hermes hooks test %s\n", pasteQuote(h.Event))
 	}
 	return nil
 }

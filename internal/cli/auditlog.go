@@ -7,6 +7,7 @@ import (
 
 	"github.com/hermes-hooks/hermes/internal/audit"
 	"github.com/hermes-hooks/hermes/internal/catalog"
+	"github.com/hermes-hooks/hermes/internal/guard"
 	"github.com/hermes-hooks/hermes/internal/hooks"
 	"github.com/hermes-hooks/hermes/internal/iostreams"
 	"github.com/hermes-hooks/hermes/internal/suggest"
@@ -68,7 +69,8 @@ func hookRenames(f *Factory) map[[2]string]string {
 		forms := []string{spec.Command, shown}
 		if spec.Protected() {
 			shown = spec.InnerShown()
-			forms = append(forms, spec.Inner, shown)
+			inner, _ := guard.AuditCommand(spec.Command) // how lines name it now
+			forms = append(forms, spec.Inner, shown, inner)
 		}
 		for _, c := range forms {
 			out[[2]string{spec.Event, c}] = shown

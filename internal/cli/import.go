@@ -318,7 +318,7 @@ func importClaudeRun(cmd *cobra.Command, opts *importClaudeOptions) error {
 		if e.ProjectDir != "" && !opts.Raw {
 			extra += "  in " + e.ProjectDir
 		}
-		fmt.Fprintf(w, "  %s %s  %s%s%s  (from %s)\n", cs.SuccessIcon(), esc(e.Event), esc(e.Claude), esc(m), esc(extra), esc(e.Source))
+		fmt.Fprintf(w, "  %s %s  %s%s%s  (from %s)\n", cs.SuccessIcon(), esc(e.Event), escCmd(e.Claude), esc(m), esc(extra), esc(e.Source))
 		for _, n := range e.Notes {
 			fmt.Fprintf(w, "      %s %s\n", cs.WarningIcon(), esc(n))
 		}
@@ -330,7 +330,7 @@ func importClaudeRun(cmd *cobra.Command, opts *importClaudeOptions) error {
 			if sk.Command != "" {
 				c = " " + sk.Command
 			}
-			fmt.Fprintf(w, "  %s %s:%s: %s\n", cs.FailureIcon(), esc(sk.Source), esc(c), esc(sk.Reason))
+			fmt.Fprintf(w, "  %s %s:%s: %s\n", cs.FailureIcon(), esc(sk.Source), escCmd(c), esc(sk.Reason))
 		}
 	}
 	if len(added) > 0 && !opts.DryRun {

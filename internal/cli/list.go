@@ -215,7 +215,7 @@ func renderShellHook(w io.Writer, cs iostreams.Palette, h hooks.ShellHook) {
 	case h.Approved:
 		state = cs.SuccessIcon() + " allowed"
 	}
-	fmt.Fprintf(w, "    %s  %s%s\n", state, esc(h.Spec.Named()), protectedMark(h.Spec))
+	fmt.Fprintf(w, "    %s  %s%s\n", state, escCmd(h.Spec.Named()), protectedMark(h.Spec))
 	var attrs []string
 	if h.Matcher != nil {
 		attrs = append(attrs, "matcher: "+esc(h.Matcher.Source))

@@ -214,7 +214,7 @@ func logFilterNote(opts *logOptions) string {
 		parts = append(parts, "event "+esc(opts.Event))
 	}
 	if opts.Hook != "" {
-		parts = append(parts, "hook "+esc(opts.Hook))
+		parts = append(parts, "hook "+escCmd(opts.Hook))
 	}
 	if opts.Since != "" {
 		parts = append(parts, "since "+esc(opts.Since))
@@ -248,7 +248,7 @@ func logLine(cs iostreams.Palette, l *audit.Line) string {
 	if via == "" {
 		via = audit.ViaRunEvent // lines written before the guard
 	}
-	hook := esc(l.Hook())
+	hook := escCmd(l.Hook())
 	if l.Kind == "gateway" {
 		hook = "gateway " + hook
 	}

@@ -233,9 +233,9 @@ func newRun(cmd *cobra.Command, opts *newOptions) error {
 	if approved {
 		fmt.Fprintf(ios.Out, "  approved (sha256 and a snapshot recorded; change it with 'hermes hooks edit %s', which approves the new version as it lands)\n", esc(shell.Quote(h.Command)))
 	}
-	fmt.Fprintf(ios.Out, "\nNext: edit %s, then try it:\n  hermes hooks test %s\n", esc(script), esc(shell.Quote(h.Event)))
+	fmt.Fprintf(ios.Out, "\nNext: edit %s, then try it:\n  hermes hooks test %s\n", esc(script), pasteQuote(h.Event))
 	if !approved {
-		fmt.Fprintf(ios.Out, "and approve it when it does what you want:\n  hermes hooks accept %s --event %s\n", esc(shell.Quote(expandHome(h.Command, s))), esc(shell.Quote(h.Event)))
+		fmt.Fprintf(ios.Out, "and approve it when it does what you want:\n  hermes hooks accept %s --event %s\n", pasteQuote(expandHome(h.Command, s)), pasteQuote(h.Event))
 	}
 	nh := hooks.ShellHook{Spec: hookspec.Spec{Event: h.Event, Command: h.Command, FailClosed: h.FailClosed}}
 	nh.Script = script

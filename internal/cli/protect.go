@@ -286,12 +286,12 @@ func protectWrite(cmd *cobra.Command, opts *protectOptions, s *hooks.Setup, plan
 		return nil, err
 	}
 	defer unlock()
-	if !opts.Unprotect {
-		// The wrapped approvals first: were the edit to fail, an unused
-		// approval is left, never a hook the agent would not register.
-		if err := carryApprovals(opts.f, s, plan, false); err != nil {
-			return nil, err
-		}
+	// The new command's approval first (the wrapped one for protect, the
+	// bare one for unprotect, SPEC §24 item 8): were the edit to fail or be
+	// killed, an unused approval is left, never a hook the agent would not
+	// register; a re-run does what is left.
+	if err := carryApprovals(opts.f, s, plan, false); err != nil {
+		return nil, err
 	}
 	res, err := editConfigWith(cmd, opts.f, s, false, true, rewrite)
 	var unsynced *allowlist.DirSyncError

@@ -123,6 +123,14 @@ func printErrors(ios *iostreams.IOStreams, errs []string) {
 // of them; --json output does not.
 func esc(s string) string { return textsafe.Line(s) }
 
+// escCmd escapes a command for display: as esc, with a backslash shown as
+// \\ (SPEC §24 item 6).
+func escCmd(s string) string { return textsafe.Command(s) }
+
+// pasteQuote quotes a command offered for pasting (SPEC §24 item 6):
+// shell-quoted, $'…' where esc would escape, never escaped for display.
+func pasteQuote(s string) string { return textsafe.ShellQuote(s) }
+
 func escText(s string) string { return textsafe.Text(s) }
 
 // cut shortens s to n characters (runes) with an ellipsis note.

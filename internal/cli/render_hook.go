@@ -7,7 +7,6 @@ import (
 
 	"github.com/hermes-hooks/hermes/internal/hooks"
 	"github.com/hermes-hooks/hermes/internal/iostreams"
-	"github.com/hermes-hooks/hermes/internal/shell"
 )
 
 // blockWords is the skip reason of a hook pinning stops, as the off-terminal
@@ -54,7 +53,7 @@ func renderShown(f *Factory, sh hooks.Shown, indentBy string) string {
 			b.WriteString(indentBy + "│ " + esc(strings.TrimSuffix(l, "\n")) + "\n")
 		}
 		if total > len(lines) {
-			fmt.Fprintf(&b, "%s… %d more line(s): see them all with: hermes hooks accept %s --show\n", indentBy, total-len(lines), esc(shell.Quote(sh.Hook.Shown())))
+			fmt.Fprintf(&b, "%s… %d more line(s): see them all with: hermes hooks accept %s --show\n", indentBy, total-len(lines), pasteQuote(sh.Hook.Shown()))
 		}
 	}
 	return b.String()
@@ -79,7 +78,7 @@ func renderRun(w io.Writer, cs iostreams.Palette, r hooks.ShellRun, showApproval
 			state = cs.WarningIcon() + " " + esc(why) + " — run because test was asked to  "
 		}
 	}
-	fmt.Fprintf(w, "\n  %s%s%s\n", state, cs.Bold(esc(h.Spec.Named())), protectedMark(h.Spec))
+	fmt.Fprintf(w, "\n  %s%s%s\n", state, cs.Bold(escCmd(h.Spec.Named())), protectedMark(h.Spec))
 	res := r.Result
 	if r.GuardRefusal != "" {
 		fmt.Fprintf(w, "    %s refused by the guard: %s\n", cs.FailureIcon(), esc(r.GuardRefusal))

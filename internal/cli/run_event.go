@@ -8,7 +8,6 @@ import (
 	"github.com/hermes-hooks/hermes/internal/hooks"
 	"github.com/hermes-hooks/hermes/internal/hookspec"
 	"github.com/hermes-hooks/hermes/internal/pyjson"
-	"github.com/hermes-hooks/hermes/internal/shell"
 	"github.com/spf13/cobra"
 )
 
@@ -262,7 +261,7 @@ func consentFor(f *Factory, cmd *cobra.Command, e *hooks.Engine, localFlag bool)
 			return hooks.Grant{OK: ok, Via: allowlist.ViaPrompt, SHA256: sha}, err
 		}
 		cs := ios.ErrColors()
-		cmdText := esc(shell.Quote(h.Spec.Named()))
+		cmdText := pasteQuote(h.Spec.Named())
 		switch reason := h.Reason(); {
 		case h.Blocked():
 			fmt.Fprintf(ios.ErrOut, "%s skipped %s hook %q: %s (%s).\n  Review the change with: hermes hooks diff %s\n  then re-approve with: hermes hooks accept %s --event %s --yes (or run with --accept-hooks, which records the new hash)\n",
@@ -291,7 +290,7 @@ func warnAutoReapproval(f *Factory, s *hooks.Setup, h hooks.ShellHook, via strin
 		}
 	}
 	fmt.Fprintf(f.IO.ErrOut, "%s re-approving %s hook %q through %s: its script %s changed since approval (%s); review it with: hermes hooks diff %s\n",
-		f.IO.ErrColors().WarningIcon(), esc(h.Event), h.Spec.Named(), via, esc(h.Script), esc(change), esc(shell.Quote(h.Spec.Named())))
+		f.IO.ErrColors().WarningIcon(), esc(h.Event), h.Spec.Named(), via, esc(h.Script), esc(change), pasteQuote(h.Spec.Named()))
 }
 
 func shortSHA(sha string) string {

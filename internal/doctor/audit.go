@@ -29,7 +29,7 @@ func GuardedChecks(home string, hooks []Guarded) ([][]Check, int, error) {
 	want := map[audit.Key]bool{}
 	for _, h := range hooks {
 		for _, c := range h.Commands {
-			want[audit.Key{Event: h.Event, Kind: "shell", Hook: c}] = true
+			want[audit.Key{Event: h.Event, Kind: "shell", Hook: audit.HookName(c)}] = true
 		}
 	}
 	// Only the agent's runs count: run-event and test fire a protected hook
@@ -48,7 +48,7 @@ func GuardedChecks(home string, hooks []Guarded) ([][]Check, int, error) {
 	for i, h := range hooks {
 		var run, refusal *audit.Line
 		for _, c := range h.Commands {
-			l := latest[audit.Key{Event: h.Event, Kind: "shell", Hook: c}]
+			l := latest[audit.Key{Event: h.Event, Kind: "shell", Hook: audit.HookName(c)}]
 			if r := l.Run; r != nil && !r.Time.Before(h.Since) && (run == nil || r.Time.After(run.Time)) {
 				run = r
 			}

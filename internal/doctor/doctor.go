@@ -152,7 +152,10 @@ func guardedChecks(e *hooks.Engine, hs []hooks.ShellHook, reports []HookReport) 
 			continue
 		}
 		since, _ := allowlist.ParseTime(h.Approval.ApprovedAt)
-		guarded = append(guarded, Guarded{Event: h.Event, Commands: []string{h.Command, h.Shown()}, Since: since})
+		// Lines name it by the command it guards (SPEC §24 item 4); older
+		// lines by the wrapped command.
+		inner, _ := guard.AuditCommand(h.Command)
+		guarded = append(guarded, Guarded{Event: h.Event, Commands: []string{inner, h.InnerShown(), h.Command, h.Shown()}, Since: since})
 		at = append(at, i)
 	}
 	if len(guarded) == 0 {

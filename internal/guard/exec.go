@@ -2,7 +2,6 @@ package guard
 
 import (
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -189,7 +188,7 @@ func (g *run) exec(d Dialect) int {
 		_ = writeAll(out)
 		final = out
 		for _, w := range warnings {
-			fmt.Fprintln(os.Stderr, oneLine("hermes-guard: "+w))
+			g.say("hermes-guard: " + w)
 		}
 		res.Stdout, res.StdoutTruncated = pystr.DecodeText(out), false
 		if c != exit || sig == 0 {
@@ -200,7 +199,7 @@ func (g *run) exec(d Dialect) int {
 	rec := audit.Record{Status: audit.StatusRan, Result: res, Signal: int(sig)}
 	if changed, before, after := scriptsChanged(g.verdict); changed != "" {
 		// Reported, as run-event reports it; the next call is refused.
-		fmt.Fprintln(os.Stderr, oneLine("hermes-guard: warning: "+changed+" changed while hook "+g.innerText()+" ran"))
+		g.say("hermes-guard: warning: " + changed + " changed while hook " + g.innerText() + " ran")
 		g.sha, rec.SHA256After = before, after
 	}
 	if g.inv.FailClosed && g.blocking() {
@@ -241,7 +240,7 @@ func hookEnv() []string {
 // event it blocks, as run-event does.
 func (g *run) failStart(reason string) int {
 	g.saveUnread()
-	fmt.Fprintln(os.Stderr, oneLine("hermes-guard: hook "+g.innerText()+" could not start: "+reason))
+	g.say("hermes-guard: hook " + g.innerText() + " could not start: " + reason)
 	res := shell.Result{Err: reason, Elapsed: time.Since(g.start)}
 	ev := g.judge(res)
 	g.record(audit.Record{Status: audit.StatusRan, Result: res}, ev.Answer)

@@ -1,6 +1,9 @@
 package guard
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -13,6 +16,7 @@ import (
 	"github.com/hermes-hooks/hermes/internal/pyjson"
 	"github.com/hermes-hooks/hermes/internal/record"
 	"github.com/hermes-hooks/hermes/internal/shell"
+	"github.com/hermes-hooks/hermes/internal/textsafe"
 	"github.com/hermes-hooks/hermes/internal/trust"
 )
 
@@ -31,6 +35,9 @@ func Main(args []string) int {
 	if isHelp(args) {
 		os.Stdout.WriteString(Usage())
 		return 0
+	}
+	if isDeferred(args) {
+		return deferredMain(os.Stdin)
 	}
 	g := &run{start: time.Now(), args: args, userHome: os.Getenv("HOME")}
 	g.hermesHome = os.Getenv("HERMES_HOME")
@@ -54,14 +61,14 @@ func Main(args []string) int {
 	if why := unsafeHome(g.hermesHome); why != "" {
 		return g.refuse("", why, "")
 	}
-	list, _, err := allowlist.Open(g.hermesHome).Read()
+	list, err := g.readApproval(args)
 	if err != nil {
 		return g.refuse("", err.Error(), "")
 	}
 	entry, ok := trust.FindByArgv(list, inv.Event, args, g.userHome)
 	if !ok {
 		g.command = shell.Join(args)
-		return g.refuse(scriptOf(inv.Inner), trust.SkipNotApproved, "approve it with: hermes hooks accept "+shell.Quote(g.innerText()))
+		return g.refuse(scriptOf(inv.Inner), trust.SkipNotApproved, "approve it with: hermes hooks accept "+g.pasteInner())
 	}
 	g.command = entry.Command
 	if why := g.unpinned(entry); why != "" {
@@ -81,9 +88,9 @@ func Main(args []string) int {
 	g.verdict = v
 	g.sha = v.SHA256()
 	if !v.Allowed() {
-		next := "see what changed with: hermes hooks diff " + shell.Quote(g.innerText()) + ", then approve it with: hermes hooks accept " + shell.Quote(g.innerText())
+		next := "see what changed with: hermes hooks diff " + g.pasteInner() + ", then approve it with: hermes hooks accept " + g.pasteInner()
 		if v.Unsafe != nil || v.Refusal != "" {
-			next = "fix it, then approve it again with: hermes hooks accept " + shell.Quote(g.innerText())
+			next = "fix it, then approve it again with: hermes hooks accept " + g.pasteInner()
 		}
 		return g.refuse(v.Script, v.Reason(), next)
 	}
@@ -91,6 +98,27 @@ func Main(args []string) int {
 		return g.refuse(v.Script, derr.Error(), "")
 	}
 	return g.exec(d)
+}
+
+// readApproval reads, of the allowlist, only the entry of the guard's
+// event whose command is its argv (SPEC §29 item 3: a firing's cost does
+// not grow with the allowlist beyond reading it).
+func (g *run) readApproval(args []string) (*allowlist.List, error) {
+	list, _, err := allowlist.Open(g.hermesHome).FindFirstNoted(g.inv.Event, noteName(g.inv.Event, args, g.userHome), func(command string) bool {
+		return trust.CommandIsArgv(command, args, g.userHome)
+	})
+	return list, err
+}
+
+// noteName names the note of where this hook's entry is in the allowlist
+// (allowlist.FindFirstNoted): one per event, argv and home.
+func noteName(event string, args []string, home string) string {
+	h := sha256.New()
+	for _, s := range append([]string{event, home}, args...) {
+		h.Write([]byte(s))
+		h.Write([]byte{0})
+	}
+	return hex.EncodeToString(h.Sum(nil)[:16])
 }
 
 // run is one invocation of the guard.
@@ -101,12 +129,14 @@ type run struct {
 	userHome, hermesHome string
 	audit                bool
 	// id names this run in the audit log and the payload store (SPEC
-	// §26): each guard process is one run of one hook.
+	// §26): each guard process is one run of one hook; its witness and
+	// deferred writer write nothing for an id already written (§29 item 5).
 	id      string
 	rec     *recording // nil: not recording
 	command string     // the allowlist's command ("as written"), for the audit line
 	sha     string
 	verdict trust.Verdict
+	hidden  secrets // the environment's secrets, read when first needed
 }
 
 // blocking: the agent blocks the tool call on this event's exit 2.
@@ -130,9 +160,16 @@ func scriptOf(argv []string) string {
 	return s
 }
 
+// shownInner is innerText with secrets as ${NAME} (SPEC §24 item 4).
+func (g *run) shownInner() string { return g.secrets().hide(g.innerText()) }
+
+// pasteInner is shownInner quoted for pasting into a shell (SPEC §24
+// item 6): a hint's command is quoted, never escaped for display.
+func (g *run) pasteInner() string { return textsafe.ShellQuote(g.shownInner()) }
+
 // refuse runs nothing (SPEC §17 item 4): one line on stderr, a block on
 // stdout when the hook is fail-closed on a blocking event (exit 2), else
-// exit 1.
+// exit 1. next, the hint, quotes its commands for pasting.
 func (g *run) refuse(script, reason, next string) int {
 	if g.command == "" {
 		g.command = shell.Join(g.args)
@@ -141,20 +178,20 @@ func (g *run) refuse(script, reason, next string) int {
 	if script != "" {
 		what += " (script " + script + ")"
 	}
-	line := "hermes-guard: refused " + what + ": " + reason
+	line := textsafe.Command(g.secrets().hide("hermes-guard: refused " + what + ": " + reason))
 	if next != "" {
 		line += "; " + next
 	}
-	fmt.Fprintln(os.Stderr, oneLine(line))
+	os.Stderr.WriteString(line + "\n")
 	if !g.audit {
 		// hermes fired it (run-event, test, doctor): say why, for it.
-		fmt.Fprintln(os.Stderr, refusalMarker+oneLine(reason))
+		fmt.Fprintln(os.Stderr, refusalMarker+oneLine(g.secrets().hide(reason)))
 	}
 	code := 1
 	var ans *answer.Answer
 	if g.inv.FailClosed && g.blocking() {
 		ans = &answer.Answer{Action: answer.ActionBlock,
-			Message: fmt.Sprintf("hook %s refused by hermes: %s", g.innerText(), reason)}
+			Message: g.secrets().hide(fmt.Sprintf("hook %s refused by hermes: %s", g.innerText(), reason))}
 		writeBlock(ans)
 		code = 2
 	}
@@ -170,20 +207,39 @@ func oneLine(s string) string {
 }
 
 // record appends the run's audit line; a failure is a warning on stderr and
-// changes nothing else.
+// changes nothing else. A lock held by another process never delays the
+// hook's result (SPEC §29 item 4): the line is handed to a writer that
+// outlives the guard (deferred.go).
 func (g *run) record(r audit.Record, ans *answer.Answer) {
 	g.waitSaved()
 	if !g.audit {
 		return
 	}
-	r.ID, r.Time, r.Event, r.Kind, r.Command, r.SHA256 = g.id, g.start, g.inv.Event, "shell", g.command, g.sha
-	r.Via, r.PID, r.AnswerKind = audit.ViaExec, os.Getpid(), ans.Kind()
+	r.ID, r.Time, r.Event, r.Kind, r.SHA256 = g.id, g.start, g.inv.Event, "shell", g.sha
+	r.Command, r.Wrapped = g.auditCommand()
+	r.Via, r.PID, r.AnswerKind, r.FailClosed = audit.ViaExec, os.Getpid(), ans.Kind(), g.inv.FailClosed
 	if ans != nil {
 		r.Answer = ans.Wire()
 	}
-	if err := audit.Append(g.hermesHome, r); err != nil {
-		fmt.Fprintln(os.Stderr, oneLine("hermes-guard: warning: the audit line was not written: "+err.Error()))
+	e, err := audit.Encode(r)
+	if err == nil {
+		err = audit.TryAppend(g.hermesHome, e)
 	}
+	if errors.Is(err, audit.ErrBusy) {
+		err = g.deferLine(e)
+	}
+	if err != nil {
+		g.say("hermes-guard: warning: the audit line was not written: " + err.Error())
+	}
+}
+
+// auditCommand is how the line names the hook (SPEC §24 item 4): the
+// command it guards, secrets as ${NAME}, and the wrapped command.
+func (g *run) auditCommand() (command, wrapped string) {
+	if _, _, ok := Unwrap(g.command); ok {
+		return AuditCommand(g.command)
+	}
+	return g.secrets().hide(g.command), ""
 }
 
 // writeBlock prints a block answer on stdout as the agent reads it.

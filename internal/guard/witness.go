@@ -41,6 +41,9 @@ type witnessNote struct {
 	SHA256  string    `json:"sha256"`
 	Start   time.Time `json:"start"`
 	PID     int       `json:"pid"`
+	Wrapped string    `json:"wrapped,omitempty"`
+	// FailClosed and Kept: the line must outlive ordinary runs.
+	FailClosed bool `json:"fail_closed,omitempty"`
 }
 
 // witness is a guard's side of its witness.
@@ -57,7 +60,9 @@ func (g *run) watch() *witness {
 	if !g.audit {
 		return w // hermes fired it and writes the line itself
 	}
-	note := witnessNote{ID: g.id, Home: g.hermesHome, Event: g.inv.Event, Command: g.command, SHA256: g.sha, Start: g.start, PID: os.Getpid()}
+	command, wrapped := g.auditCommand()
+	note := witnessNote{ID: g.id, Home: g.hermesHome, Event: g.inv.Event, Command: command, Wrapped: wrapped,
+		SHA256: g.sha, Start: g.start, PID: os.Getpid(), FailClosed: g.inv.FailClosed}
 	w.timer = time.AfterFunc(witnessDelay, func() { w.start(note) })
 	return w
 }
@@ -130,11 +135,17 @@ func witnessMain(stdin io.Reader) int {
 	if json.Unmarshal(note, &n) != nil || n.Home == "" {
 		return 1
 	}
-	r := audit.Record{ID: n.ID, Time: n.Start, Event: n.Event, Kind: "shell", Command: n.Command, SHA256: n.SHA256,
-		Via: audit.ViaExec, PID: n.PID, Status: audit.StatusRan,
+	r := audit.Record{ID: n.ID, Time: n.Start, Event: n.Event, Kind: "shell", Command: n.Command, Wrapped: n.Wrapped,
+		SHA256: n.SHA256, Via: audit.ViaExec, PID: n.PID, Status: audit.StatusRan, FailClosed: n.FailClosed,
 		Result: shell.Result{TimedOut: true, Elapsed: time.Since(n.Start),
 			Err: "killed by SIGKILL with its hook's process group (the agent's timeout); written by the guard's witness"}}
-	if audit.Append(n.Home, r) != nil {
+	e, err := audit.Encode(r)
+	if err != nil {
+		return 1
+	}
+	// The guard may have written its own line (or handed it on) and been
+	// killed before it could say so: a run has one line (SPEC §29 item 5).
+	if audit.AppendWait(n.Home, e, deferWait) != nil {
 		return 1
 	}
 	return 0

@@ -10,6 +10,7 @@ import (
 	"github.com/hermes-hooks/hermes/internal/allowlist"
 	"github.com/hermes-hooks/hermes/internal/audit"
 	"github.com/hermes-hooks/hermes/internal/catalog"
+	"github.com/hermes-hooks/hermes/internal/guard"
 	"github.com/hermes-hooks/hermes/internal/hooks/outbound"
 	"github.com/hermes-hooks/hermes/internal/hookspec"
 	"github.com/hermes-hooks/hermes/internal/pyjson"
@@ -323,7 +324,12 @@ func (e *Engine) audit(d *Dispatch, run ShellRun, after string) {
 	}
 	rec := audit.Record{ID: d.ID, Time: e.Now(), Event: d.Event, Kind: "shell", Command: run.Hook.Shown(),
 		SHA256: run.Hook.Fingerprint.SHA256, SHA256After: after, Interrupted: run.Interrupted,
-		Result: run.Result, Answer: run.Eval.Answer, Via: audit.ViaRunEvent}
+		Result: run.Result, Answer: run.Eval.Answer, Via: audit.ViaRunEvent, FailClosed: run.Hook.FailClosed}
+	if run.Hook.Protected() {
+		// Named as the guard names it when the agent fires it (SPEC §24
+		// item 4): one hook, one name in log and stats.
+		rec.Command, rec.Wrapped = guard.AuditCommand(run.Hook.Command)
+	}
 	if run.GuardRefusal != "" {
 		rec.Status, rec.Refusal = audit.StatusRefused, run.GuardRefusal
 	}
@@ -357,7 +363,7 @@ func (e *Engine) Webhooks(event string, fields *pyjson.Object) []outbound.Target
 		if !slices.Contains(w.Events, event) || ev.Tool && !w.Matcher.Match(ToolName(fields)) {
 			continue
 		}
-		out = append(out, outbound.Target{Name: w.Name, URL: w.URL, Secret: w.Secret,
+		out = append(out, outbound.Target{Name: w.Name, URL: w.URL, Shown: w.Shown, Secret: w.Secret,
 			Timeout: time.Duration(w.Timeout) * time.Second})
 	}
 	return out

@@ -173,7 +173,9 @@ func (s *Setup) PlanUnprotect(specs []hookspec.Spec, list *allowlist.List, env c
 	return plan
 }
 
-// carried is old's approval for another command of event.
+// carried is old's approval for another command of event: the same
+// approved_at, mtime and pins. When an entry records more pins (SPEC §23's
+// code), they are carried here too.
 func carried(old allowlist.Entry, event, command, via string) allowlist.Entry {
 	return allowlist.Entry{Event: event, Command: command, ApprovedAt: old.ApprovedAt, ApprovedVia: via,
 		ScriptMtime: old.ScriptMtime, ScriptSHA256: old.ScriptSHA256, Code: old.Code, Unpinnable: old.Unpinnable}

@@ -211,3 +211,27 @@ func (s *Setup) RunsAs(spec hookspec.Spec) string {
 	}
 	return pystr.Strip(config.ExpandEnv(spec.Written, masked))
 }
+
+// RunsAsNamed is what accept --yes shows (SPEC §24 item 9): the command
+// expanded with its secret-named variables left as ${NAME}, "" when that
+// is the command as written (no variable, or only secret-named ones).
+func (s *Setup) RunsAsNamed(spec hookspec.Spec) string {
+	if spec.Written == "" {
+		return ""
+	}
+	env := s.Env
+	if env == nil {
+		env = config.MapEnv(nil)
+	}
+	named := func(name string) (string, bool) { return "${" + name + "}", true }
+	runs := pystr.Strip(config.ExpandEnv(spec.Written, func(name string) (string, bool) {
+		if config.IsSecretName(name) {
+			return named(name)
+		}
+		return env(name)
+	}))
+	if runs == pystr.Strip(config.ExpandEnv(spec.Written, named)) {
+		return ""
+	}
+	return runs
+}

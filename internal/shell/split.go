@@ -137,3 +137,44 @@ func Join(words []string) string {
 	}
 	return strings.Join(quoted, " ")
 }
+
+// MaySplitTo reports whether Split(cmd) could be words: false when it
+// cannot, judged without splitting. Split removes only quotes,
+// backslashes and the whitespace between words, so once those are left
+// out, cmd and the words must hold the same bytes in the same order. A
+// lookup among thousands of commands (the guard's, in the allowlist) asks
+// this first and splits only the few that pass.
+func MaySplitTo(cmd string, words []string) bool {
+	i := 0
+	next := func() (byte, bool) {
+		for ; i < len(cmd); i++ {
+			if !splitRemoves(cmd[i]) {
+				i++
+				return cmd[i-1], true
+			}
+		}
+		return 0, false
+	}
+	for _, w := range words {
+		for j := 0; j < len(w); j++ {
+			if splitRemoves(w[j]) {
+				continue
+			}
+			c, ok := next()
+			if !ok || c != w[j] {
+				return false
+			}
+		}
+	}
+	_, more := next()
+	return !more
+}
+
+// splitRemoves: the bytes Split may drop from a command.
+func splitRemoves(c byte) bool {
+	switch c {
+	case '\'', '"', '\\', ' ', '\t', '\r', '\n':
+		return true
+	}
+	return false
+}

@@ -6,7 +6,7 @@
 // Unicode bidirectional controls, zero-width characters and the line and
 // paragraph separators as \u202e …, and bytes that are not UTF-8 as \xff.
 // Tabs and printable Unicode stay as they are. Backslashes are left alone,
-// so a path or a regular expression reads as written.
+// so a path or a regular expression reads as written, except in Command.
 //
 // --json output does not use this: JSON escapes what it must.
 package textsafe
@@ -18,11 +18,17 @@ import (
 )
 
 // Line escapes s for one line of output: a newline is shown as \n too.
-func Line(s string) string { return escape(s, false) }
+func Line(s string) string { return escape(s, false, false) }
 
 // Text escapes a block of lines (a script, a diff, a hook's stderr): each
 // line is escaped and the newlines between them are kept.
-func Text(s string) string { return escape(s, true) }
+func Text(s string) string { return escape(s, true, false) }
+
+// Command escapes a command (or a word of one) for display as Line does,
+// and shows a backslash as \\ (SPEC §24 item 6), so that a literal \n in
+// a command and a newline never look alike. A command offered for pasting
+// is quoted with ShellQuote instead, never escaped for display.
+func Command(s string) string { return escape(s, false, true) }
 
 // Lines escapes each of lines as a Line.
 func Lines(lines []string) []string {
@@ -33,11 +39,11 @@ func Lines(lines []string) []string {
 	return out
 }
 
-func escape(s string, keepNewlines bool) string {
+func escape(s string, keepNewlines, backslash bool) string {
 	i := 0
 	for i < len(s) {
 		r, size := utf8.DecodeRuneInString(s[i:])
-		if needsEscape(r, size, keepNewlines) {
+		if needsEscape(r, size, keepNewlines) || backslash && r == '\\' {
 			break
 		}
 		i += size
@@ -51,6 +57,8 @@ func escape(s string, keepNewlines bool) string {
 	for i < len(s) {
 		r, size := utf8.DecodeRuneInString(s[i:])
 		switch {
+		case backslash && r == '\\':
+			b.WriteString(`\\`)
 		case !needsEscape(r, size, keepNewlines):
 			b.WriteString(s[i : i+size])
 		case r == utf8.RuneError && size == 1:
@@ -101,4 +109,51 @@ func isHidden(r rune) bool {
 		return true
 	}
 	return false
+}
+
+// ShellQuote quotes s for pasting into a shell (SPEC §24 item 6): as
+// Python's shlex.quote does when s holds nothing that Line would escape,
+// else as bash's $'…', with the same escapes, so the pasted word is s
+// itself and nothing hostile reaches the terminal.
+func ShellQuote(s string) string {
+	if Line(s) == s {
+		return shlexQuote(s)
+	}
+	var b strings.Builder
+	b.WriteString("$'")
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == '\\' || r == '\'':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r == utf8.RuneError && size == 1, r < 0x100 && needsEscape(r, size, false):
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+			if size > 1 { // a C1 control: both bytes of its UTF-8
+				fmt.Fprintf(&b, `\x%02x`, s[i+1])
+			}
+		case needsEscape(r, size, false):
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default:
+			b.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	b.WriteByte('\'')
+	return b.String()
+}
+
+// shlexQuote is Python's shlex.quote (as shell.Quote, which this leaf
+// cannot import).
+func shlexQuote(s string) string {
+	if s == "" {
+		return "''"
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("_@%+=:,./-", c) >= 0) {
+			return "'" + strings.ReplaceAll(s, "'", `'"'"'`) + "'"
+		}
+	}
+	return s
 }

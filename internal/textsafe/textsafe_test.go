@@ -1,6 +1,9 @@
 package textsafe
 
-import "testing"
+import (
+	"os/exec"
+	"testing"
+)
 
 func TestLine(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
@@ -49,4 +52,42 @@ func FuzzLine(f *testing.F) {
 			}
 		}
 	})
+}
+
+// SPEC §24 item 6: a backslash is shown doubled in a command, so a
+// literal \n and a newline differ; a command for pasting is shell-quoted,
+// with $'…' where it holds what the terminal must not get raw.
+func TestCommandAndShellQuote(t *testing.T) {
+	for in, want := range map[string]string{
+		`/x.sh \n`:     `/x.sh \\n`,
+		"/x.sh \n":     `/x.sh \n`,
+		"a\x1b[31mb\\": `a\x1b[31mb\\`,
+		"plain":        "plain",
+	} {
+		if got := Command(in); got != want {
+			t.Errorf("Command(%q) = %q, want %q", in, got, want)
+		}
+	}
+	for in, want := range map[string]string{
+		"/x.sh":             "/x.sh",
+		"/x y.sh":           "'/x y.sh'",
+		"it's":              `'it'"'"'s'`,
+		"a\nb":              `$'a\x0ab'`,
+		"a\x1b'\\":          `$'a\x1b\'\\'`,
+		"rm\u202e -rf \x85": `$'rm\u202e -rf \x85'`,
+		"c1 \u0085":         `$'c1 \xc2\x85'`,
+	} {
+		if got := ShellQuote(in); got != want {
+			t.Errorf("ShellQuote(%q) = %q, want %q", in, got, want)
+		}
+	}
+	// bash reads the $'…' word back as the original.
+	if bash, err := exec.LookPath("bash"); err == nil {
+		for _, in := range []string{"a\nb", "a\x1b'\\c", "rm\u202e -rf \x85\xff", "tab\there"} {
+			out, err := exec.Command(bash, "-c", "printf %s "+ShellQuote(in)).Output()
+			if err != nil || string(out) != in {
+				t.Errorf("bash read %q back as %q (%v)", ShellQuote(in), out, err)
+			}
+		}
+	}
 }

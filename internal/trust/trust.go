@@ -289,15 +289,24 @@ func FindByArgv(list *allowlist.List, event string, argv []string, home string) 
 		return allowlist.Entry{}, false
 	}
 	for _, e := range list.Approvals {
-		if e.Event != event {
-			continue
-		}
-		got, err := shell.Argv(e.Command, home)
-		if err == nil && equal(got, argv) {
+		if e.Event == event && CommandIsArgv(e.Command, argv, home) {
 			return e, true
 		}
 	}
 	return allowlist.Entry{}, false
+}
+
+// CommandIsArgv reports whether command, tokenised as the agent tokenises
+// it (leading "~" expanded with home), is argv. Most commands of a large
+// allowlist fail a cheap test first and are never split.
+func CommandIsArgv(command string, argv []string, home string) bool {
+	// A leading "~" is expanded before splitting: such a command is
+	// always split.
+	if !strings.HasPrefix(command, "~") && !shell.MaySplitTo(command, argv) {
+		return false
+	}
+	got, err := shell.Argv(command, home)
+	return err == nil && equal(got, argv)
 }
 
 func equal(a, b []string) bool {

@@ -11,6 +11,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"strings"
 	"sync"
 	"time"
 
@@ -36,6 +37,10 @@ type Target struct {
 	Name   string // label in results; the URL when empty
 	URL    string
 	Secret string // signs the body when not empty
+	// Shown is the URL as every message shows it: as written, secrets as
+	// ${NAME}, user-info and query values hidden (SPEC §24 item 4); the
+	// redacted URL when empty.
+	Shown string
 	// Timeout bounds each attempt (connect, send, response headers);
 	// DefaultTimeout when zero. Clamping to the config's range is the
 	// parser's business.
@@ -132,7 +137,7 @@ func (c *Client) Deliver(ctx context.Context, t Target, event string, payload *p
 	defer func() { res.ElapsedSeconds = c.now().Sub(start).Seconds() }()
 
 	// Results are reported: they carry the URL with its secrets hidden.
-	res = Result{Name: t.Name, URL: Redact(t.URL), DeliveryID: c.newID()}
+	res = Result{Name: t.Name, URL: t.shown(), DeliveryID: c.newID()}
 	if res.Name == "" {
 		res.Name = res.URL
 	}
@@ -198,7 +203,7 @@ func (c *Client) send(ctx context.Context, hc *http.Client, t Target, event, id 
 // describe turns a failed attempt into a message that says what happened
 // to which URL (its secrets hidden).
 func describe(ctx context.Context, t Target, err error) string {
-	shown := Redact(t.URL)
+	shown := t.shown()
 	if ctx.Err() != nil {
 		return fmt.Sprintf("POST %s cancelled: %v", shown, context.Cause(ctx))
 	}
@@ -206,7 +211,31 @@ func describe(ctx context.Context, t Target, err error) string {
 	if errors.Is(err, context.DeadlineExceeded) || (errors.As(err, &ne) && ne.Timeout()) {
 		return fmt.Sprintf("POST %s: no response within %s (timeout); check the endpoint or raise the webhook's timeout", shown, t.timeout())
 	}
-	return fmt.Sprintf("POST %s: %v", shown, unwrapURLError(err))
+	return fmt.Sprintf("POST %s: %s", shown, t.hide(unwrapURLError(err).Error()))
+}
+
+// shown is how the URL is shown.
+func (t Target) shown() string {
+	if t.Shown != "" {
+		return t.Shown
+	}
+	return Redact(t.URL)
+}
+
+// hide replaces the URL, whole or in the parts an error may quote (its
+// path, its host and path), by the shown form: an HTTP client's error can
+// repeat the URL, and the URL can hold an expanded secret.
+func (t Target) hide(msg string) string {
+	if t.URL == "" {
+		return msg
+	}
+	msg = strings.ReplaceAll(msg, t.URL, t.shown())
+	if u, err := url.Parse(t.URL); err == nil && len(u.Path) > 1 {
+		if s, err := url.Parse(t.shown()); err == nil {
+			msg = strings.ReplaceAll(msg, u.Path, s.Path)
+		}
+	}
+	return msg
 }
 
 // unwrapURLError drops the `Post "<url>":` prefix net/http adds, since our

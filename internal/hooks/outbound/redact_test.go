@@ -51,3 +51,23 @@ func TestDeliveryErrorsHideSecrets(t *testing.T) {
 		}
 	}
 }
+
+// SPEC §24 item 4: a secret expanded into a webhook URL's path (a Slack-
+// style URL) never reaches a delivery error or result: they show the URL
+// as written, ${NAME} for the secret.
+func TestDeliveryErrorsShowTheURLAsWritten(t *testing.T) {
+	c := &Client{RetryDelay: time.Millisecond}
+	tg := Target{URL: "http://127.0.0.1:1/services/T0/sk-path-secret", Shown: "http://127.0.0.1:1/services/T0/${HOOK_TOKEN}", Timeout: time.Second}
+	res := c.Deliver(context.Background(), tg, "on_session_start", pyjson.NewObject())
+	if res.Error == "" {
+		t.Fatal("delivery did not fail")
+	}
+	for _, s := range []string{res.Error, res.URL} {
+		if strings.Contains(s, "sk-path-secret") || !strings.Contains(s, "${HOOK_TOKEN}") {
+			t.Errorf("delivery result shows %q", s)
+		}
+	}
+	if got := tg.hide(`Post "http://127.0.0.1:1/services/T0/sk-path-secret": EOF; path /services/T0/sk-path-secret`); strings.Contains(got, "sk-path-secret") {
+		t.Errorf("hide left the secret in %q", got)
+	}
+}

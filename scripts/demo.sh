@@ -3,6 +3,7 @@
 # repository's files are never changed.
 set -eu
 bin=${1:-bin/hermes}
+root=$(pwd)
 demo=$(mktemp -d "${TMPDIR:-/tmp}/hermes-demo.XXXXXX")
 trap 'rm -rf "$demo"' EXIT
 cp -R examples/home/. "$demo/"
@@ -50,6 +51,32 @@ printf '#!/bin/sh\nexit 0\n' > "$demo/agent-hooks/guard.sh"
 printf '\n$ echo … | %s\n' "$wrapped"
 # shellcheck disable=SC2086
 printf '%s' "$payload" | $wrapped || printf '(exit %s)\n' "$?"
+say "Make the guard stricter without a gap: edit swaps the script and its approval in one locked step, so the protected guard is never refused meanwhile."
+cat > "$demo/stricter-guard.sh" <<'GUARD'
+#!/bin/sh
+# pre_tool_call guard: blocks `rm -rf /` and any sudo in terminal calls.
+payload=$(cat)
+case "$payload" in
+  *'"command": "rm -rf /"'*|*'"command": "rm -rf /*"'*|*'"command": "sudo '*)
+    echo '{"action": "block", "message": "guard.sh: refusing rm -rf / and sudo"}'
+    exit 0
+    ;;
+esac
+exit 0
+GUARD
+run "$bin" hooks edit "$demo/agent-hooks/guard.sh" --from "$demo/stricter-guard.sh" --yes
+say "How each blocking guard behaves when it breaks (a missing program, a crash, a timeout, an edit not yet approved), judged as the agent judges it:"
+run "$bin" hooks doctor --chaos
+say "Everyday calls that must never be blocked: a starter set of canaries, tested like any case."
+run "$bin" hooks cases canaries --output "$demo/canaries.yaml"
+run "$bin" hooks test --cases "$demo/canaries.yaml"
+say "Switch a hook off without deleting it (the agent no longer registers it; its approval stays), and back on, byte for byte."
+cp "$demo/config.yaml" "$demo/config.before-disable"
+run "$bin" hooks disable '${HERMES_HOME}/agent-hooks/context.sh'
+run "$bin" hooks enable '${HERMES_HOME}/agent-hooks/context.sh'
+run cmp "$demo/config.yaml" "$demo/config.before-disable"
+say "What a cloned checkout would make coding agents run by themselves, without running any of it:"
+run "$bin" hooks scan "$root/internal/scan/testdata/checkout"
 say "Every run of the agent's hooks leaves an audit line: log and stats read them."
 run "$bin" hooks log
 run "$bin" hooks stats

@@ -128,3 +128,15 @@ func scriptsChanged(v trust.Verdict) (path, before, after string) {
 	}
 	return "", "", ""
 }
+
+// approvedNow says whether the hook's code as it is now is approved: after
+// a change during the run, an approved swap (hermes hooks edit, SPEC §25)
+// is no news for the agent's stderr; the audit line still records it.
+func (g *run) approvedNow() bool {
+	list, _, err := allowlist.Open(g.hermesHome).Read()
+	if err != nil {
+		return false
+	}
+	v := trust.Decide(list, g.hook, Settings)
+	return v.Allowed()
+}

@@ -198,9 +198,11 @@ func (g *run) exec(d Dialect) int {
 	}
 	rec := audit.Record{Status: audit.StatusRan, Result: res, Signal: int(sig)}
 	if changed, before, after := scriptsChanged(g.verdict); changed != "" {
-		// Reported, as run-event reports it; the next call is refused.
-		g.say("hermes-guard: warning: " + changed + " changed while hook " + g.innerText() + " ran")
 		g.sha, rec.SHA256After = before, after
+		if !g.approvedNow() {
+			// Reported, as run-event reports it; the next call is refused.
+			g.say("hermes-guard: warning: " + changed + " changed while hook " + g.innerText() + " ran")
+		}
 	}
 	if g.inv.FailClosed && g.blocking() {
 		if why := closedGap(sig, code, final, res.StdoutTruncated); why != "" {

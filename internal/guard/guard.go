@@ -77,15 +77,19 @@ func Main(args []string) int {
 	d, derr := dialectOf(inv)
 	th := Hook(inv, inv.Event, entry.Command, g.userHome, g.hermesHome)
 	v := trust.Decide(list, th, Settings)
-	if v.Drift == allowlist.DriftModified {
-		// Read before the script was hashed, the allowlist may predate an
-		// edit whose new content is now at the path (SPEC §25): read once
-		// more, after the hash, and it approves that content if edit did.
-		if again, _, err := allowlist.Open(g.hermesHome).Read(); err == nil {
-			v = trust.Decide(again, th, Settings)
+	// Read before the script was hashed, the allowlist may predate an edit
+	// whose new content is now at the path (SPEC §25): read it again, after
+	// the hash, and it approves that content if edit did. Edits one after
+	// another can each move the script on between the read and the hash, so
+	// a few rounds; content no edit approved stays modified in every one.
+	for round := 0; round < 3 && v.Drift == allowlist.DriftModified; round++ {
+		again, _, err := allowlist.Open(g.hermesHome).Read()
+		if err != nil {
+			break
 		}
+		v = trust.Decide(again, th, Settings)
 	}
-	g.verdict = v
+	g.hook, g.verdict = th, v
 	g.sha = v.SHA256()
 	if !v.Allowed() {
 		next := "see what changed with: hermes hooks diff " + g.pasteInner() + ", then approve it with: hermes hooks accept " + g.pasteInner()
@@ -135,6 +139,7 @@ type run struct {
 	rec     *recording // nil: not recording
 	command string     // the allowlist's command ("as written"), for the audit line
 	sha     string
+	hook    trust.Hook
 	verdict trust.Verdict
 	hidden  secrets // the environment's secrets, read when first needed
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/hermes-hooks/hermes/internal/allowlist"
+	"github.com/hermes-hooks/hermes/internal/code"
 	"github.com/hermes-hooks/hermes/internal/fileowner"
 )
 
@@ -103,6 +104,9 @@ func (s *Setup) ReplaceFile(h ShellHook, file string, content []byte, wantSHA256
 	}
 	fp.Path = h.Script
 	entry := allowlist.NewEntry(h.Event, h.Command, via, fp, now)
+	if len(h.Code.Files) > 0 {
+		entry = entry.WithCode(editedCode(h, fp))
+	}
 	warnings, err := s.Store.Swap(
 		func(l *allowlist.List) error {
 			if err := allowlist.SaveSnapshot(s.Loc.Home, fp); err != nil {
@@ -169,4 +173,22 @@ func syncDir(dir string) {
 	}
 	_ = d.Sync()
 	d.Close()
+}
+
+// editedCode is h's code as it will be once the edited script is in place
+// (SPEC §23): the script with the new bytes' sha256, every other pinned
+// file hashed now, so that the staged approval pins all of it.
+func editedCode(h ShellHook, script allowlist.Fingerprint) code.Code {
+	c := h.Code
+	c.Files = append([]code.File(nil), h.Code.Files...)
+	for i, f := range c.Files {
+		switch {
+		case f.System:
+		case f.Path == script.Path:
+			c.Files[i].SHA256 = script.SHA256
+		default:
+			c.Files[i].SHA256, _ = code.Hash(f.Path)
+		}
+	}
+	return c
 }

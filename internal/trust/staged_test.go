@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/hermes-hooks/hermes/internal/allowlist"
+	"github.com/hermes-hooks/hermes/internal/code"
 )
 
 // While edit swaps a script, both versions are approved; nothing else is:
@@ -40,5 +41,39 @@ func TestDecideStagedApproval(t *testing.T) {
 	os.WriteFile(p, []byte("#!/bin/sh\necho third\n"), 0o700)
 	if v := Decide(l, hook, on); v.Allowed() || v.Reason() != SkipModified {
 		t.Fatalf("a third content: allowed=%v reason=%q", v.Allowed(), v.Reason())
+	}
+}
+
+// The same for approvals that record the hook's code (SPEC §23): a staged
+// entry pinning the new content approves it, a third content neither.
+func TestDecideStagedApprovalOnCode(t *testing.T) {
+	p := script(t, "#!/bin/sh\necho old\n", 0o700)
+	hook := Hook{Event: "pre_tool_call", Command: p}
+	found := Decide(&allowlist.List{}, hook, on).Code // the script and its #! interpreter
+	withCode := func(fp allowlist.Fingerprint) allowlist.Entry {
+		c := code.Code{Pinnable: true, Files: append([]code.File(nil), found.Files...)}
+		for i, f := range c.Files {
+			if f.Path == p {
+				c.Files[i].SHA256 = fp.SHA256
+			}
+		}
+		return allowlist.NewEntry("pre_tool_call", p, allowlist.ViaAccept, fp, time.Now()).WithCode(c)
+	}
+	l := &allowlist.List{}
+	l.Approve(withCode(allowlist.FingerprintNow(p)))
+	if v := Decide(l, hook, on); !v.Allowed() || !v.Approval.HasCode() {
+		t.Fatalf("approved with its code: allowed=%v reason=%q", v.Allowed(), v.Reason())
+	}
+	os.WriteFile(p, []byte("#!/bin/sh\necho new\n"), 0o700)
+	if v := Decide(l, hook, on); v.Allowed() {
+		t.Fatal("new content allowed before it was staged")
+	}
+	l.Stage(withCode(allowlist.FingerprintNow(p)))
+	if v := Decide(l, hook, on); !v.Allowed() {
+		t.Fatalf("staged new content: allowed=%v reason=%q", v.Allowed(), v.Reason())
+	}
+	os.WriteFile(p, []byte("#!/bin/sh\necho third\n"), 0o700)
+	if v := Decide(l, hook, on); v.Allowed() {
+		t.Fatalf("a third content allowed: reason=%q", v.Reason())
 	}
 }

@@ -229,6 +229,9 @@ func DecideWith(list *allowlist.List, h Hook, s Settings, look Probes) Verdict {
 	}
 	if v.Approval.HasCode() {
 		v.decideOnCode(s, look)
+		if v.Drift == allowlist.DriftModified {
+			v = stagedOnCode(list, h, v, s, look)
+		}
 		return v
 	}
 	v.Fingerprint = allowlist.Fingerprint{Path: v.Script, Err: allowlist.ErrNoScript}

@@ -300,6 +300,14 @@ func TestRules(t *testing.T) {
 		{"Edit(~/.ssh/**)", "write_file", `{"path": "/home/u/.ssh/id"}`, true},
 		{"Edit(docs/*.md)", "write_file", `{"path": "docs/a.md"}`, true},
 		{"Edit(docs/*.md)", "write_file", `{"path": "/proj/sub/docs/x/a.md"}`, false},
+		// Edit alone is Edit(**): every tool that edits a file, a V4A
+		// patch (which has no Claude Code name) included.
+		{"Edit", "patch", `{"mode": "patch", "patch": "*** Begin Patch\n*** Add File: .env\n+X=1\n*** End Patch"}`, true},
+		{"Edit(*)", "write_file", `{"path": "a"}`, true},
+		{"Edit", "read_file", `{"path": "a"}`, false},
+		{"Write", "patch", `{"mode": "patch", "patch": "*** Begin Patch\n*** Delete File: a\n*** End Patch"}`, true},
+		{"Read", "patch", `{"mode": "patch", "patch": "*** Begin Patch\n*** Delete File: a\n*** End Patch"}`, false},
+		{"Read", "read_file", `{"path": "a"}`, true},
 		{"WebFetch(domain:example.com)", "web_extract", `{"urls": ["https://api.example.com/x"]}`, true},
 		{"WebFetch(domain:example.com)", "web_extract", `{"urls": ["https://example.org/"]}`, false},
 	} {

@@ -89,3 +89,35 @@ func mustObject(t *testing.T, s string) *pyjson.Object {
 	}
 	return o
 }
+
+// TestRuleThroughLinkedCwd: a project rule sees a V4A patch's relative
+// files and a relative path alike when the payload's cwd is a link to
+// the project (the project is recorded by its physical path).
+func TestRuleThroughLinkedCwd(t *testing.T) {
+	real, _ := filepath.EvalSymlinks(t.TempDir())
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(real, link); err != nil {
+		t.Fatal(err)
+	}
+	q := func(s string) string { return string(pyjson.Marshal(s, pyjson.Options{})) }
+	r, err := ParseRule("Edit(/src/**)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range []string{
+		`{"path": "src/a.go", "content": ""}`,
+		`{"mode": "patch", "patch": "*** Begin Patch\n*** Add File: src/a.go\n+x\n*** End Patch"}`,
+	} {
+		tool := "write_file"
+		if strings.Contains(args, "patch") {
+			tool = "patch"
+		}
+		c, _, err := Input("pre_tool_call", []byte(`{"tool_name": "`+tool+`", "tool_input": `+args+`, "cwd": `+q(link)+`}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !r.Match(c, real, "") {
+			t.Errorf("Edit(/src/**) with the project %s misses %s %s from %s", real, tool, args, link)
+		}
+	}
+}

@@ -119,8 +119,11 @@ func (r Rule) Match(c *Call, projectDir, home string) bool {
 		if !r.seesFileTool(c) {
 			return false
 		}
+		// The cwd as the agent sees it (SPEC §24 item 2): a V4A patch's
+		// relative files are joined to it as the call's path was.
+		cwd := physical(c.Cwd)
 		for _, p := range callFiles(c) {
-			if fileMatch(r.pattern, p, c.Cwd, projectDir, home) {
+			if fileMatch(r.pattern, p, cwd, projectDir, home) {
 				return true
 			}
 		}

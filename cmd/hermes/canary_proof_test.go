@@ -42,9 +42,11 @@ func canariesPassTheSeed(t *testing.T, l *recordLab) {
 // canary through. Three hooks block everyday calls, and the canaries catch
 // exactly those: block_rm refuses any rm -rf (rm -rf ./build too),
 // git_frozen every git command (the corpus's release freeze), and
-// audit_strict, whose bug makes it fail closed on every call. A fourth,
-// stay_in_project, refuses the relative paths Hermes's file tools send
-// (Claude Code sends absolute ones: the dialect passes them on as they are).
+// audit_strict, whose bug makes it fail closed on every call.
+// stay_in_project lets the file canaries through: their relative paths
+// reach it absolute, joined to the payload's cwd, as Claude Code sends
+// them (it refused every write_file and patch canary while the dialect
+// passed relative paths on as they were).
 func canariesAgainstTheClaudeCorpus(t *testing.T, l *claudeLab) {
 	file := filepath.Join(l.root, "canaries.yaml")
 	l.run(l.root, "hooks", "cases", "canaries", "--output", file)
@@ -100,16 +102,13 @@ func canariesAgainstTheClaudeCorpus(t *testing.T, l *claudeLab) {
 		}
 	}
 	none := func(string) bool { return false }
-	for _, script := range []string{"no_force_push.sh", "protect_env.py", "use_uv.py"} {
+	for _, script := range []string{"no_force_push.sh", "protect_env.py", "use_uv.py", "stay_in_project.sh"} {
 		want(script, none)
 	}
 	want("block_rm.py", func(c string) bool { return strings.HasPrefix(c, "terminal: rm -rf ") })
 	want("git_frozen.sh", func(c string) bool { return strings.HasPrefix(c, "terminal: git ") })
 	want("audit_strict.py", func(c string) bool { return strings.HasPrefix(c, "terminal: ") })
-	want("stay_in_project.sh", func(c string) bool {
-		return strings.HasPrefix(c, "write_file: ") || strings.HasPrefix(c, "patch: ")
-	})
-	if doc.Canaries.Passed+doc.Canaries.Blocked != len(doc.Cases) || doc.Canaries.Blocked != terminal+4 {
+	if doc.Canaries.Passed+doc.Canaries.Blocked != len(doc.Cases) || doc.Canaries.Blocked != terminal {
 		t.Errorf("canaries %+v of %d (%d terminal)", doc.Canaries, len(doc.Cases), terminal)
 	}
 }

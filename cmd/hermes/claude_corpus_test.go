@@ -142,6 +142,8 @@ func (l *claudeLab) agent(script, event, wire string) string {
 func TestClaudeCorpusAfterImport(t *testing.T) {
 	l := newClaudeLab(t)
 	env := filepath.Join(l.app, ".env")
+	up, _ := filepath.EvalSymlinks(filepath.Dir(l.app))
+	outside := filepath.Join(up, "outside.txt")
 	for _, tc := range []struct {
 		name, script, event, fields string
 		outcome                     string // run-event's outcome, the keys that matter
@@ -163,6 +165,11 @@ func TestClaudeCorpusAfterImport(t *testing.T) {
 			`"action":"block","message":"hook \"$CLAUDE_PROJECT_DIR\"/.claude/hooks/audit_strict.py failed closed: exit status 1"`, `{"action":"block","message":"hook \"$CLAUDE_PROJECT_DIR\"/.claude/hooks/audit_strict.py failed closed: exit status 1"}`},
 		{"outside the project dir", "stay_in_project.sh", "pre_tool_call", `{"tool_name": "write_file", "args": {"path": "/etc/hosts", "content": ""}}`,
 			`"action":"block","message":"/etc/hosts is outside the project"`, `{"action":"block","message":"/etc/hosts is outside the project"}`},
+		// The agent's relative path is made absolute against the payload's
+		// cwd, as Claude Code sends it: inside, or out with ../.
+		{"relative path inside", "stay_in_project.sh", "pre_tool_call", `{"tool_name": "write_file", "args": {"path": "README.md", "content": ""}}`, `"action":"allow"`, ``},
+		{"relative path out", "stay_in_project.sh", "pre_tool_call", `{"tool_name": "write_file", "args": {"path": "../outside.txt", "content": ""}}`,
+			`"action":"block","message":"` + outside + ` is outside the project"`, `{"action":"block","message":"` + outside + ` is outside the project"}`},
 		{"prompt context", "prompt_context.sh", "pre_llm_call", `{"user_message": "fix it"}`,
 			`"context":"Project conventions: tabs, not spaces. (prompt was: fix it)"`, `{"context":"Project conventions: tabs, not spaces. (prompt was: fix it)"}`},
 		{"session start", "session_start.py", "on_session_start", `{"model": "m"}`, ``,

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/hermes-hooks/hermes/internal/config/edit"
+	dialect "github.com/hermes-hooks/hermes/internal/dialect/claude"
 	"github.com/hermes-hooks/hermes/internal/hookspec"
 	"github.com/hermes-hooks/hermes/internal/importer/claude"
 	"github.com/hermes-hooks/hermes/internal/pyjson"
@@ -61,7 +62,10 @@ subagent_start, SubagentStop → subagent_stop. Matchers are translated with
 Claude Code's rules (see docs/claude.md). disableAllHooks is honoured.
 Other events, hooks that are not commands, tools with no Hermes
 counterpart and if rules that cannot be evaluated are listed as not
-imported, each with its command and the reason. Hooks already in the
+imported, each with its command and the reason. Each tool hook whose if
+rule or matcher leaves out Hermes tools that can do what it guards
+(terminal and execute_code can change files too) gets a line naming them.
+Hooks already in the
 config are not added twice. Nothing is approved.`,
 		Example: `  hermes hooks import claude --dry-run
   hermes hooks import claude ~/work/app/.claude/settings.json --json`,
@@ -92,6 +96,32 @@ type importedJSON struct {
 	If            *string  `json:"if"`
 	Source        string   `json:"source"`
 	Notes         []string `json:"notes"`
+	// Unseen: the Hermes tools that can do what the hook's if rule or
+	// matcher guards but never fire it (SPEC §24 item 3).
+	Unseen *unseenJSON `json:"unseen"`
+}
+
+type unseenJSON struct {
+	Guard   string            `json:"guard"`
+	Tools   []string          `json:"tools"`
+	Groups  []unseenGroupJSON `json:"groups"`
+	Message string            `json:"message"`
+}
+
+type unseenGroupJSON struct {
+	Can   []string `json:"can"`
+	Tools []string `json:"tools"`
+}
+
+func unseenOut(u *dialect.Unseen) *unseenJSON {
+	if u == nil {
+		return nil
+	}
+	j := &unseenJSON{Guard: u.Guard, Tools: u.Tools(), Groups: []unseenGroupJSON{}, Message: u.String()}
+	for _, g := range u.Groups {
+		j.Groups = append(j.Groups, unseenGroupJSON{Can: g.Can.Words(), Tools: g.Tools})
+	}
+	return j
 }
 
 type skippedJSON struct {
@@ -266,7 +296,7 @@ func importClaudeRun(cmd *cobra.Command, opts *importClaudeOptions) error {
 		for _, e := range added {
 			j := importedJSON{Event: e.Event, Command: e.Command, ClaudeCommand: e.Claude, Protected: !opts.Raw,
 				Matcher: pyjson.NullIfEmpty(e.Matcher), FailClosed: e.FailClosed, ProjectDir: pyjson.NullIfEmpty(e.ProjectDir),
-				If: pyjson.NullIfEmpty(e.If), Source: e.Source, Notes: e.Notes}
+				If: pyjson.NullIfEmpty(e.If), Source: e.Source, Notes: e.Notes, Unseen: unseenOut(e.Unseen)}
 			if e.Timeout > 0 {
 				t := e.Timeout
 				j.Timeout = &t
@@ -321,6 +351,19 @@ func importClaudeRun(cmd *cobra.Command, opts *importClaudeOptions) error {
 		fmt.Fprintf(w, "  %s %s  %s%s%s  (from %s)\n", cs.SuccessIcon(), esc(e.Event), escCmd(e.Claude), esc(m), esc(extra), esc(e.Source))
 		for _, n := range e.Notes {
 			fmt.Fprintf(w, "      %s %s\n", cs.WarningIcon(), esc(n))
+		}
+	}
+	var unseen []claude.Entry
+	for _, e := range added {
+		if e.Unseen != nil {
+			unseen = append(unseen, e)
+		}
+	}
+	if len(unseen) > 0 {
+		// One line per hook, by its command: what its rule lets through.
+		fmt.Fprintf(w, "Tools these hooks never see (%d):\n", len(unseen))
+		for _, e := range unseen {
+			fmt.Fprintf(w, "  %s %s: %s\n", cs.WarningIcon(), esc(e.Claude), esc(e.Unseen.String()))
 		}
 	}
 	if len(skipped) > 0 {

@@ -263,6 +263,7 @@ func (a *answerer) preToolUse(o, hso *pyjson.Object) {
 // modify translates updatedInput back to Hermes' arguments.
 func (a *answerer) modify(updated *pyjson.Object) {
 	args := FromClaude(a.c.Row, updated)
+	a.keepRelative(updated, args)
 	var dropped []string
 	for _, m := range a.c.ToolInput.Members() {
 		if _, fixed := a.rowFixed(m.Key); fixed {
@@ -280,6 +281,28 @@ func (a *answerer) modify(updated *pyjson.Object) {
 		return
 	}
 	a.emit("modify", pyjson.NewObject().Set("action", "modify").Set("args", args))
+}
+
+// keepRelative gives a path the hook sent back unchanged its Hermes
+// value: the hook read it made absolute (ToClaude), and the agent, not
+// this tool, decides which folder a relative path is in.
+func (a *answerer) keepRelative(updated, args *pyjson.Object) {
+	if a.c.Row == nil {
+		return
+	}
+	for _, f := range a.c.Row.Fields {
+		if !f.Path || !updated.Has(f.Claude) {
+			continue
+		}
+		// Strings only: a path given as a list or an object is compared
+		// by nothing (and == on two lists would panic).
+		sent, isStr := a.c.ToolInput.Value(f.Claude).(string)
+		back, backStr := updated.Value(f.Claude).(string)
+		orig, had := a.c.HermesArgs.Get(f.Hermes)
+		if isStr && backStr && had && back == sent {
+			args.Set(f.Hermes, orig)
+		}
+	}
 }
 
 func (a *answerer) rowFixed(key string) (any, bool) {

@@ -100,7 +100,7 @@ func TestCorpus(t *testing.T) {
 		{".env write", "protect_env.py", "pre_tool_call", "write_file", `{"path": ` + q(filepath.Join(project, ".env")) + `, "content": "K=1"}`, "", false, "",
 			`{"action": "block", "message": "Refusing to modify ` + filepath.Join(project, ".env") + `: secrets live in .env files"}`},
 		{".env.local patch", "protect_env.py", "pre_tool_call", "patch", `{"path": ".env.local", "old_string": "a", "new_string": "b"}`, "", false, "",
-			`{"action": "block", "message": "Refusing to modify .env.local: secrets live in .env files"}`},
+			`{"action": "block", "message": "Refusing to modify ` + filepath.Join(physical(project), ".env.local") + `: secrets live in .env files"}`},
 		{"source write", "protect_env.py", "pre_tool_call", "write_file", `{"path": "src/app.py", "content": ""}`, "", false, "", ""},
 		// Claude: updatedInput → the call runs rewritten.
 		{"rewrite pip", "use_uv.py", "pre_tool_call", "terminal", `{"command": "pip install requests"}`, "", false, "",
@@ -116,6 +116,11 @@ func TestCorpus(t *testing.T) {
 		// Claude: deny outside $CLAUDE_PROJECT_DIR.
 		{"outside project", "stay_in_project.sh", "pre_tool_call", "write_file", `{"path": "/etc/hosts", "content": ""}`, "", false, "",
 			`{"action": "block", "message": "/etc/hosts is outside the project"}`},
+		// Claude Code sends absolute paths; the agent's relative one is
+		// made absolute against the cwd, so it is inside.
+		{"relative inside project", "stay_in_project.sh", "pre_tool_call", "write_file", `{"path": "README.md", "content": ""}`, "", false, "", ""},
+		{"relative escape", "stay_in_project.sh", "pre_tool_call", "write_file", `{"path": "../x", "content": ""}`, "", false, "",
+			`{"action": "block", "message": "` + filepath.Join(physical(project), "../x") + ` is outside the project"}`},
 		{"inside project", "stay_in_project.sh", "pre_tool_call", "write_file", `{"path": ` + q(filepath.Join(project, "a.txt")) + `, "content": ""}`, "", false, "", ""},
 		// Claude: PostToolUse formatter, stdout only in the transcript.
 		{"formatter", "format.py", "post_tool_call", "write_file", `{"path": ` + q(txt) + `, "content": "a  "}`, `{"result": "{\"success\": true}"}`, false, "", ""},
@@ -144,11 +149,11 @@ func TestCorpus(t *testing.T) {
 			if command == "" {
 				t.Fatalf("no hook runs %s in the corpus settings", tc.script)
 			}
-			c, stdin, err := Input(tc.event, wire(tc.event, tc.tool, tc.args, tc.extra))
+			payload := strings.Replace(string(wire(tc.event, tc.tool, tc.args, tc.extra)), `"cwd": "/proj/sub"`, `"cwd": `+q(project), 1)
+			c, stdin, err := Input(tc.event, []byte(payload))
 			if err != nil {
 				t.Fatal(err)
 			}
-			c.Cwd = project
 			if tc.rule != "" {
 				r, err := ParseRule(tc.rule)
 				if err != nil {

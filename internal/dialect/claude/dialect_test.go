@@ -49,12 +49,12 @@ func TestInputTools(t *testing.T) {
 	}{
 		{"terminal", `{"command": "sleep 1", "timeout": 30, "background": true, "workdir": "/x"}`, "Bash",
 			`{"command": "sleep 1", "timeout": 30000, "run_in_background": true, "workdir": "/x", "description": ""}`},
-		{"read_file", `{"path": "a.py", "offset": 1, "limit": 10}`, "Read", `{"file_path": "a.py", "offset": 1, "limit": 10}`},
-		{"write_file", `{"path": ".env", "content": "X=1"}`, "Write", `{"file_path": ".env", "content": "X=1"}`},
-		{"patch", `{"path": "a.go", "old_string": "a", "new_string": "b"}`, "Edit", `{"file_path": "a.go", "old_string": "a", "new_string": "b", "replace_all": false}`},
-		{"patch", `{"mode": "replace", "path": "a.go", "old_string": "a", "new_string": "b", "replace_all": true}`, "Edit", `{"mode": "replace", "file_path": "a.go", "old_string": "a", "new_string": "b", "replace_all": true}`},
+		{"read_file", `{"path": "a.py", "offset": 1, "limit": 10}`, "Read", `{"file_path": "/proj/sub/a.py", "offset": 1, "limit": 10}`},
+		{"write_file", `{"path": ".env", "content": "X=1"}`, "Write", `{"file_path": "/proj/sub/.env", "content": "X=1"}`},
+		{"patch", `{"path": "a.go", "old_string": "a", "new_string": "b"}`, "Edit", `{"file_path": "/proj/sub/a.go", "old_string": "a", "new_string": "b", "replace_all": false}`},
+		{"patch", `{"mode": "replace", "path": "a.go", "old_string": "a", "new_string": "b", "replace_all": true}`, "Edit", `{"mode": "replace", "file_path": "/proj/sub/a.go", "old_string": "a", "new_string": "b", "replace_all": true}`},
 		{"patch", `{"mode": "patch", "patch": "*** Begin Patch"}`, "patch", `{"mode": "patch", "patch": "*** Begin Patch"}`},
-		{"search_files", `{"pattern": "*.py", "target": "files", "path": "src"}`, "Glob", `{"pattern": "*.py", "target": "files", "path": "src"}`},
+		{"search_files", `{"pattern": "*.py", "target": "files", "path": "src"}`, "Glob", `{"pattern": "*.py", "target": "files", "path": "/proj/sub/src"}`},
 		{"search_files", `{"pattern": "TODO", "file_glob": "*.go", "output_mode": "files_only", "limit": 5, "context": 2}`, "Grep", `{"pattern": "TODO", "glob": "*.go", "output_mode": "files_with_matches", "head_limit": 5, "-C": 2}`},
 		{"search_files", `{"pattern": "TODO"}`, "Grep", `{"pattern": "TODO", "output_mode": "content"}`},
 		{"web_search", `{"query": "go"}`, "WebSearch", `{"query": "go"}`},
@@ -300,6 +300,14 @@ func TestRules(t *testing.T) {
 		{"Edit(~/.ssh/**)", "write_file", `{"path": "/home/u/.ssh/id"}`, true},
 		{"Edit(docs/*.md)", "write_file", `{"path": "docs/a.md"}`, true},
 		{"Edit(docs/*.md)", "write_file", `{"path": "/proj/sub/docs/x/a.md"}`, false},
+		// Edit alone is Edit(**): every tool that edits a file, a V4A
+		// patch (which has no Claude Code name) included.
+		{"Edit", "patch", `{"mode": "patch", "patch": "*** Begin Patch\n*** Add File: .env\n+X=1\n*** End Patch"}`, true},
+		{"Edit(*)", "write_file", `{"path": "a"}`, true},
+		{"Edit", "read_file", `{"path": "a"}`, false},
+		{"Write", "patch", `{"mode": "patch", "patch": "*** Begin Patch\n*** Delete File: a\n*** End Patch"}`, true},
+		{"Read", "patch", `{"mode": "patch", "patch": "*** Begin Patch\n*** Delete File: a\n*** End Patch"}`, false},
+		{"Read", "read_file", `{"path": "a"}`, true},
 		{"WebFetch(domain:example.com)", "web_extract", `{"urls": ["https://api.example.com/x"]}`, true},
 		{"WebFetch(domain:example.com)", "web_extract", `{"urls": ["https://example.org/"]}`, false},
 	} {

@@ -60,7 +60,7 @@ func Input(event string, payload []byte) (*Call, []byte, error) {
 			c.HermesArgs = pyjson.NewObject()
 		}
 		c.Row = RowFor(c.HermesTool, c.HermesArgs)
-		c.Tool, c.ToolInput = ToClaude(c.Row, c.HermesTool, c.HermesArgs)
+		c.Tool, c.ToolInput = ToClaude(c.Row, c.HermesTool, c.HermesArgs, c.Cwd)
 		out.Set("tool_name", c.Tool).Set("tool_input", c.ToolInput)
 		if id := extra.Str("tool_call_id"); id != "" {
 			out.Set("tool_use_id", id)
@@ -207,9 +207,11 @@ func shallow(o *pyjson.Object) map[string]any {
 }
 
 // ToClaude names a Hermes call as Claude Code would: the tool's Claude
-// name and its arguments under Claude's field names. Without a row the
-// call passes through under its Hermes name.
-func ToClaude(r *ToolRow, tool string, args *pyjson.Object) (string, *pyjson.Object) {
+// name and its arguments under Claude's field names, a relative path made
+// absolute against cwd (with its symlinks resolved: SPEC §24 item 2, the
+// agent's own view of its folder). Without a row the call passes through
+// under its Hermes name.
+func ToClaude(r *ToolRow, tool string, args *pyjson.Object, cwd string) (string, *pyjson.Object) {
 	if r == nil {
 		return tool, args.Clone()
 	}
@@ -229,6 +231,8 @@ func ToClaude(r *ToolRow, tool string, args *pyjson.Object) (string, *pyjson.Obj
 			}
 		case f.Scale != 0:
 			v = scale(v, f.Scale)
+		case f.Path:
+			v = absolute(v, cwd)
 		}
 		if names, ok := r.Values[f.Claude]; ok {
 			if s, isStr := v.(string); isStr {
@@ -248,6 +252,17 @@ func ToClaude(r *ToolRow, tool string, args *pyjson.Object) (string, *pyjson.Obj
 		out.Set(k, v)
 	}
 	return r.Claude, out
+}
+
+// absolute is a relative path v joined to the physical cwd. A path that
+// is absolute, starts with ~ (the agent expands it), is empty or is not a
+// string, or a call without a cwd, is left as it is.
+func absolute(v any, cwd string) any {
+	p, ok := v.(string)
+	if !ok || p == "" || filepath.IsAbs(p) || strings.HasPrefix(p, "~") || cwd == "" || !filepath.IsAbs(cwd) {
+		return v
+	}
+	return filepath.Join(physical(cwd), p)
 }
 
 // field finds the row's field by its Hermes name (hermes) or Claude name.

@@ -13,6 +13,9 @@ type Matcher struct {
 	Pattern string
 	// Notes say how it is wider or narrower than the Claude matcher.
 	Notes []string
+	// Claude are the Claude Code tools the matcher names (its MCP tools
+	// aside; none when it matches every tool).
+	Claude []string
 }
 
 var exactList = regexp.MustCompile(`^[A-Za-z0-9_]+(\s*[|,]\s*[A-Za-z0-9_]+)*$`)
@@ -106,7 +109,7 @@ func TranslateMatcher(m string) (Matcher, error) {
 		notes = append(notes, fmt.Sprintf("no Hermes counterpart for Claude Code tool(s) %s: left out of the matcher", strings.Join(unknown, ", ")))
 	}
 	notes = append(notes, widened(names)...)
-	return Matcher{Pattern: strings.Join(hermes, "|"), Notes: notes}, nil
+	return Matcher{Pattern: strings.Join(hermes, "|"), Notes: notes, Claude: names}, nil
 }
 
 // widened: Hermes tools that stand for more Claude tools than the matcher

@@ -103,6 +103,12 @@ func (r Rule) NeedsProject() bool {
 func (r Rule) Match(c *Call, projectDir, home string) bool {
 	switch r.kind {
 	case ruleTool:
+		if fileRuleTools[r.Tool] != nil {
+			// Edit, Write, Read alone (or with `*`) is the file rule
+			// that matches every file: as Edit(**) it covers every tool
+			// that edits a file, a V4A patch included.
+			return r.seesFileTool(c)
+		}
 		return c.Tool == r.Tool
 	case ruleBash:
 		if c.Tool != "Bash" {
@@ -110,11 +116,14 @@ func (r Rule) Match(c *Call, projectDir, home string) bool {
 		}
 		return bashMatch(r, c.ToolInput.Str("command"))
 	case ruleFile:
-		if !contains(fileRuleTools[r.Tool], c.Tool) && !(c.HermesTool == patchTool && r.Tool != "Read") {
+		if !r.seesFileTool(c) {
 			return false
 		}
+		// The cwd as the agent sees it (SPEC §24 item 2): a V4A patch's
+		// relative files are joined to it as the call's path was.
+		cwd := physical(c.Cwd)
 		for _, p := range callFiles(c) {
-			if fileMatch(r.pattern, p, c.Cwd, projectDir, home) {
+			if fileMatch(r.pattern, p, cwd, projectDir, home) {
 				return true
 			}
 		}
@@ -131,6 +140,35 @@ func (r Rule) Match(c *Call, projectDir, home string) bool {
 		return h == r.pattern || strings.HasSuffix(h, "."+r.pattern)
 	}
 	return false
+}
+
+// seesFileTool: the call is one of the tools a file rule covers.
+func (r Rule) seesFileTool(c *Call) bool {
+	return contains(fileRuleTools[r.Tool], c.Tool) || (c.HermesTool == patchTool && r.Tool != "Read")
+}
+
+// HermesTools are the Hermes tools whose calls the rule can match, in the
+// tool table's order: what a hook with this rule can ever see.
+func (r Rule) HermesTools() []string {
+	claude := []string{r.Tool}
+	switch r.kind {
+	case ruleTool, ruleFile:
+		if l := fileRuleTools[r.Tool]; l != nil {
+			claude = l
+		}
+	}
+	var out []string
+	for _, n := range claude {
+		for _, h := range HermesTools(n) {
+			if !contains(out, h) {
+				out = append(out, h)
+			}
+		}
+	}
+	if fileRuleTools[r.Tool] != nil && r.Tool != "Read" && !contains(out, patchTool) {
+		out = append(out, patchTool)
+	}
+	return out
 }
 
 // bashMatch: the whole command, or any command of a list or pipeline

@@ -55,6 +55,11 @@ type Field struct {
 	// One: the Hermes value is a list of one item and the Claude value
 	// that item (web_extract's urls, WebFetch's url).
 	One bool
+	// Path: the value is a file or folder, relative to the session's
+	// working folder in Hermes and absolute in Claude Code, which always
+	// sends absolute paths (a guard that keeps writes in the project
+	// reads a relative one as outside it).
+	Path bool
 }
 
 // A ToolRow is one tool of the table: a Claude Code tool, the Hermes tool
@@ -118,17 +123,17 @@ var Tools = []ToolRow{
 		Fields: []Field{{Hermes: "command", Claude: "command"}, {Hermes: "timeout", Claude: "timeout", Scale: 1000}, {Hermes: "background", Claude: "run_in_background"}},
 		Fixed:  map[string]any{"description": ""}},
 	{Claude: "Read", Hermes: "read_file",
-		Fields: []Field{{Hermes: "path", Claude: "file_path"}, {Hermes: "offset", Claude: "offset"}, {Hermes: "limit", Claude: "limit"}}},
+		Fields: []Field{{Hermes: "path", Claude: "file_path", Path: true}, {Hermes: "offset", Claude: "offset"}, {Hermes: "limit", Claude: "limit"}}},
 	{Claude: "Write", Hermes: "write_file",
-		Fields: []Field{{Hermes: "path", Claude: "file_path"}, {Hermes: "content", Claude: "content"}}},
+		Fields: []Field{{Hermes: "path", Claude: "file_path", Path: true}, {Hermes: "content", Claude: "content"}}},
 	{Claude: "Edit", Hermes: "patch", When: patchReplace,
-		Fields:   []Field{{Hermes: "path", Claude: "file_path"}, {Hermes: "old_string", Claude: "old_string"}, {Hermes: "new_string", Claude: "new_string"}, {Hermes: "replace_all", Claude: "replace_all"}},
+		Fields:   []Field{{Hermes: "path", Claude: "file_path", Path: true}, {Hermes: "old_string", Claude: "old_string"}, {Hermes: "new_string", Claude: "new_string"}, {Hermes: "replace_all", Claude: "replace_all"}},
 		Defaults: map[string]any{"replace_all": false}},
 	{Claude: "MultiEdit", Hermes: "patch", MatcherOnly: true},
 	{Claude: "Glob", Hermes: "search_files", When: targetIs("files"),
-		Fields: []Field{{Hermes: "pattern", Claude: "pattern"}, {Hermes: "path", Claude: "path"}}},
+		Fields: []Field{{Hermes: "pattern", Claude: "pattern"}, {Hermes: "path", Claude: "path", Path: true}}},
 	{Claude: "Grep", Hermes: "search_files", When: targetIs("content"),
-		Fields:   []Field{{Hermes: "pattern", Claude: "pattern"}, {Hermes: "path", Claude: "path"}, {Hermes: "file_glob", Claude: "glob"}, {Hermes: "output_mode", Claude: "output_mode"}, {Hermes: "context", Claude: "-C"}, {Hermes: "limit", Claude: "head_limit"}},
+		Fields:   []Field{{Hermes: "pattern", Claude: "pattern"}, {Hermes: "path", Claude: "path", Path: true}, {Hermes: "file_glob", Claude: "glob"}, {Hermes: "output_mode", Claude: "output_mode"}, {Hermes: "context", Claude: "-C"}, {Hermes: "limit", Claude: "head_limit"}},
 		Defaults: map[string]any{"output_mode": "content"},
 		Values:   map[string]map[string]string{"output_mode": {"files_only": "files_with_matches"}}},
 	{Claude: "LS", Hermes: "search_files", MatcherOnly: true},

@@ -54,6 +54,11 @@ type Entry struct {
 	Source     string // the settings file and the Claude event
 	// Notes say what may not work as it did under Claude Code.
 	Notes []string
+	// Unseen names the Hermes tools that can do what the hook's if rule
+	// or matcher guards but never fire it (SPEC §24 item 3); nil when
+	// none.
+	Unseen *dialect.Unseen
+	rule   *dialect.Rule
 }
 
 // Skipped is something in a settings file that was not imported.
@@ -158,7 +163,8 @@ func parse(ctx context.Context, f File, root *pyjson.Object, opts Options) ([]En
 				continue
 			}
 			list, _ := group.Value("hooks").([]any)
-			matcher, notes, reason := translateMatcher(m.Key, group.Str("matcher"))
+			claudeMatcher := group.Str("matcher")
+			tm, reason := translateMatcher(m.Key, claudeMatcher)
 			if reason != "" {
 				for _, h := range list {
 					skipped = append(skipped, Skipped{source, commandOf(h), reason})
@@ -171,8 +177,11 @@ func parse(ctx context.Context, f File, root *pyjson.Object, opts Options) ([]En
 					skipped = append(skipped, Skipped{source, commandOf(h), why})
 					continue
 				}
-				e.Matcher, e.Source = matcher, source
-				e.Notes = append(append([]string(nil), notes...), e.Notes...)
+				e.Matcher, e.Source = tm.Pattern, source
+				e.Notes = append(append([]string(nil), tm.Notes...), e.Notes...)
+				if event == "pre_tool_call" || event == "post_tool_call" {
+					e.Unseen = dialect.UnseenBy(claudeMatcher, tm, e.rule)
+				}
 				entries = append(entries, e)
 			}
 		}
@@ -218,15 +227,15 @@ func asObject(v any) *pyjson.Object { o, _ := v.(*pyjson.Object); return o }
 
 // translateMatcher turns a Claude matcher into a Hermes one. reason is set
 // when the group cannot be imported.
-func translateMatcher(claudeEvent, m string) (matcher string, notes []string, reason string) {
+func translateMatcher(claudeEvent, m string) (matcher dialect.Matcher, reason string) {
 	m = strings.TrimSpace(m)
 	switch claudeEvent {
 	case "PreToolUse", "PostToolUse":
 		t, err := dialect.TranslateMatcher(m)
 		if err != nil {
-			return "", nil, err.Error()
+			return dialect.Matcher{}, err.Error()
 		}
-		return t.Pattern, t.Notes, ""
+		return t, ""
 	case "SessionStart", "SessionEnd":
 		value := dialect.SessionStartSource
 		if claudeEvent == "SessionEnd" {
@@ -235,18 +244,18 @@ func translateMatcher(claudeEvent, m string) (matcher string, notes []string, re
 		fires, ok := dialect.SessionMatcherFires(m, value)
 		switch {
 		case !ok:
-			return "", nil, fmt.Sprintf("matcher %q cannot be evaluated", m)
+			return dialect.Matcher{}, fmt.Sprintf("matcher %q cannot be evaluated", m)
 		case !fires:
-			return "", nil, fmt.Sprintf("matcher %q never matches in Hermes: its hooks see %q only", m, value)
+			return dialect.Matcher{}, fmt.Sprintf("matcher %q never matches in Hermes: its hooks see %q only", m, value)
 		}
-		return "", nil, ""
+		return dialect.Matcher{}, ""
 	case "SubagentStart", "SubagentStop":
 		if m != "" && m != "*" {
-			return "", []string{fmt.Sprintf("matcher %q dropped: Hermes' %s has no matcher, so the hook runs for every subagent", m, dialect.HermesEvent(claudeEvent))}, ""
+			return dialect.Matcher{Notes: []string{fmt.Sprintf("matcher %q dropped: Hermes' %s has no matcher, so the hook runs for every subagent", m, dialect.HermesEvent(claudeEvent))}}, ""
 		}
 	}
 	// UserPromptSubmit and Stop take no matcher in Claude Code either.
-	return "", nil, ""
+	return dialect.Matcher{}, ""
 }
 
 // execArgs is an exec-form hook's argv: its command (when given)
@@ -329,7 +338,7 @@ func translateHook(h any, claudeEvent, event string, f File, opts Options) (Entr
 		if r.NeedsProject() && f.ProjectDir == "" {
 			e.Notes = append(e.Notes, fmt.Sprintf("if rule %q is relative to the project; a user hook takes the working directory as the project", rule))
 		}
-		e.If = r.Text
+		e.If, e.rule = r.Text, &r
 	}
 	switch o.Str("onFailure") {
 	case "block":

@@ -189,3 +189,60 @@ func TestParseOddFiles(t *testing.T) {
 		t.Errorf("unparseable command: %+v", s)
 	}
 }
+
+// TestImportUnseen: each tool hook carries the Hermes tools that can do
+// what its if rule or matcher guards but never fire it (SPEC §24 item 3);
+// hooks that see every tool, or guard nothing of the table, carry none.
+func TestImportUnseen(t *testing.T) {
+	data, err := os.ReadFile("testdata/settings.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries, _ := importOne(t, "/p/.claude/settings.json", "/p", string(data), Options{})
+	want := []string{
+		"matcher Bash never sees execute_code, process_manage, cronjob_manage (they can run commands too)",
+		"matcher Edit|MultiEdit|Write never sees terminal, execute_code (they can change files too)",
+		"", // mcp__github__.*
+		"matcher Glob|Read never sees terminal, execute_code (they can read files too)",
+		"", "", "", // every tool; pre_llm_call; on_session_start
+	}
+	for i, e := range entries {
+		got := ""
+		if e.Unseen != nil {
+			got = e.Unseen.String()
+		}
+		if got != want[i] {
+			t.Errorf("entry %d (%s):\n got  %q\n want %q", i, e.Claude, got, want[i])
+		}
+	}
+
+	// The if rule is what the hook guards, and the rule's reach is cut
+	// down by the group's matcher.
+	rules := `{"hooks": {"PreToolUse": [
+	  {"matcher": "Edit|Write", "hooks": [{"type": "command", "command": "/h/env.py", "if": "Edit(*.env)"}]},
+	  {"matcher": "Write", "hooks": [{"type": "command", "command": "/h/narrow.py", "if": "Edit(*.env)"}]},
+	  {"hooks": [{"type": "command", "command": "/h/rm.sh", "if": "Bash(rm *)"}]},
+	  {"matcher": "Bash", "hooks": [{"type": "command", "command": "/h/any.sh", "if": "Bash"}]},
+	  {"hooks": [{"type": "command", "command": "/h/all.sh"}]}
+	]}}`
+	entries, _ = importOne(t, "/p/.claude/settings.json", "/p", rules, Options{})
+	want = []string{
+		"Edit(*.env) never sees terminal, execute_code (they can change files too)",
+		"Edit(*.env) never sees terminal, execute_code, patch (they can change files too)",
+		"Bash(rm *) never sees execute_code, process_manage, cronjob_manage (they can run commands too)",
+		"Bash never sees execute_code, process_manage, cronjob_manage (they can run commands too)",
+		"",
+	}
+	if len(entries) != len(want) {
+		t.Fatalf("entries %+v", entries)
+	}
+	for i, e := range entries {
+		got := ""
+		if e.Unseen != nil {
+			got = e.Unseen.String()
+		}
+		if got != want[i] {
+			t.Errorf("%s:\n got  %q\n want %q", e.Claude, got, want[i])
+		}
+	}
+}

@@ -151,7 +151,7 @@ func Evaluate(in EvalInput) Evaluation {
 		return failed(res.Err)
 	}
 
-	stdout := pystr.Strip(res.Stdout)
+	stdout, cut := judgedStdout(res)
 	if res.ExitCode != nil && *res.ExitCode != 0 {
 		if *res.ExitCode == 2 && in.Blocking {
 			ev.Answer = exitTwoBlock(in.Ctx, stdout, res.Stderr)
@@ -167,6 +167,13 @@ func Evaluate(in EvalInput) Evaluation {
 			ev.Warnings = append(ev.Warnings,
 				fmt.Sprintf("hook %s exited with code %d", in.Command, code))
 		}
+	}
+	if cut != "" {
+		// The agent would parse all of it; we cannot, so it is judged as
+		// an answer that does not parse, which a fail-closed hook blocks.
+		ev.Warnings = append(ev.Warnings, fmt.Sprintf(
+			"hook %s: its answer was cut (%s); it is judged unparseable", in.Command, cut))
+		return failed(fmt.Sprintf("unparseable stdout (its answer was cut: %s)", cut))
 	}
 	if stdout == "" {
 		return ev
@@ -192,6 +199,33 @@ func Evaluate(in EvalInput) Evaluation {
 	}
 	ev.Answer = parseAnswer(in.Event, obj)
 	return ev
+}
+
+// judgedStdout is the stdout the agent parses, stripped: all of it, read
+// back from the run's spool when it passed the display cap (SPEC §29 item
+// 10). cut says why the whole answer is not there ("" when it is); stdout
+// is then "".
+func judgedStdout(res shell.Result) (stdout, cut string) {
+	sp := res.Answer
+	if sp == nil {
+		return pystr.Strip(res.Stdout), ""
+	}
+	if sp.Cut {
+		return "", fmt.Sprintf("stdout went past %s, the most that is read", sizeText(sp.Limit()))
+	}
+	b, err := sp.Bytes()
+	if err != nil {
+		return "", fmt.Sprintf("stdout past %s could not be kept for reading: %v", sizeText(shell.MaxCapture), err)
+	}
+	return pystr.Strip(pystr.DecodeText(b)), ""
+}
+
+// sizeText is n bytes in MiB when it is a whole number of them.
+func sizeText(n int64) string {
+	if n >= 1<<20 && n%(1<<20) == 0 {
+		return fmt.Sprintf("%d MiB", n>>20)
+	}
+	return fmt.Sprintf("%d bytes", n)
 }
 
 // excerptLimit is how much of an output (in characters) a message quotes.

@@ -124,6 +124,8 @@ func (e *Engine) RunShell(ctx context.Context, h ShellHook, wire *pyjson.Object)
 	ev, _ := e.Catalogue.Lookup(h.Event)
 	run.Eval = Evaluate(EvalInput{Event: h.Event, Command: h.Shown(), Blocking: ev.Blocking,
 		FailClosed: h.FailClosed, Timeout: h.Timeout, Result: run.Result, Ctx: answerCtx})
+	// The whole answer was read for judging; only the capped stdout stays.
+	run.Result.Release()
 	if run.Eval.TimedOut {
 		run.Result.TimedOut = true
 	}

@@ -21,5 +21,7 @@ func (e *Engine) RunRequest(ctx context.Context, h ShellHook, req shell.Request)
 	ev, _ := e.Catalogue.Lookup(h.Event)
 	run.Eval = Evaluate(EvalInput{Event: h.Event, Command: h.Shown(), Blocking: ev.Blocking,
 		FailClosed: h.FailClosed, Timeout: h.Timeout, Result: run.Result})
+	// The whole answer was read for judging; only the capped stdout stays.
+	run.Result.Release()
 	return run
 }

@@ -211,7 +211,7 @@ func judgedStdout(res shell.Result) (stdout, cut string) {
 		return pystr.Strip(res.Stdout), ""
 	}
 	if sp.Cut {
-		return "", fmt.Sprintf("stdout went past %s, the most that is read", sizeText(sp.Limit()))
+		return "", fmt.Sprintf("stdout passed %s, the most that is read", sizeText(sp.Limit()))
 	}
 	b, err := sp.Bytes()
 	if err != nil {

@@ -54,7 +54,7 @@ func TestBigAnswerIsJudgedWhole(t *testing.T) {
 func TestCutAnswer(t *testing.T) {
 	res := bigRun(t, 5000, 3000)
 	ev := Evaluate(EvalInput{Event: EventPreToolCall, Command: "big", Blocking: true, Result: res})
-	if ev.Answer != nil || len(ev.Warnings) != 1 || !strings.Contains(ev.Warnings[0], "its answer was cut (stdout went past 3000 bytes") {
+	if ev.Answer != nil || len(ev.Warnings) != 1 || !strings.Contains(ev.Warnings[0], "its answer was cut (stdout passed 3000 bytes") {
 		t.Errorf("plain hook: %+v %q, want nothing and the cut warning", ev.Answer, ev.Warnings)
 	}
 	ev = Evaluate(EvalInput{Event: EventPreToolCall, Command: "big", Blocking: true, FailClosed: true, Result: res})

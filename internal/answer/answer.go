@@ -215,7 +215,7 @@ func judgedStdout(res shell.Result) (stdout, cut string) {
 	}
 	b, err := sp.Bytes()
 	if err != nil {
-		return "", fmt.Sprintf("stdout past %s could not be kept for reading: %v", sizeText(shell.MaxCapture), err)
+		return "", fmt.Sprintf("stdout could not be kept whole for reading: %v", err)
 	}
 	return pystr.Strip(pystr.DecodeText(b)), ""
 }

@@ -62,3 +62,18 @@ func TestCutAnswer(t *testing.T) {
 		t.Errorf("fail-closed hook: %+v, want its fail-closed block", ev.Answer)
 	}
 }
+
+// TestUnspooledAnswerIsCut: when the whole stdout cannot be kept (no
+// temporary directory), the answer is judged as cut, never on its first
+// part alone.
+func TestUnspooledAnswerIsCut(t *testing.T) {
+	t.Setenv("TMPDIR", filepath.Join(t.TempDir(), "missing"))
+	res := bigRun(t, 5000, 1<<20)
+	ev := Evaluate(EvalInput{Event: EventPreToolCall, Command: "big", Blocking: true, FailClosed: true, Result: res})
+	if ev.Answer == nil || !strings.Contains(ev.Answer.Message, "its answer was cut: stdout could not be kept whole for reading") {
+		t.Errorf("fail-closed hook: %+v, want its fail-closed block", ev.Answer)
+	}
+	if len(ev.Warnings) != 1 || !strings.Contains(ev.Warnings[0], "judged unparseable") {
+		t.Errorf("warnings %q", ev.Warnings)
+	}
+}

@@ -371,10 +371,10 @@ func (c *capture) Write(p []byte) (int, error) {
 	if !c.tail && c.spool > 0 {
 		switch {
 		case c.spooled != nil:
-			c.spooled.write(p)
+			_, _ = c.spooled.Write(p)
 		case len(c.buf)+len(p) > c.max:
-			c.spooled = newSpool(c.spool, c.buf)
-			c.spooled.write(p)
+			c.spooled = NewSpool(c.spool, c.buf)
+			_, _ = c.spooled.Write(p)
 		}
 	}
 	if c.tail {

@@ -28,9 +28,11 @@ type Spool struct {
 	Err error
 }
 
-// newSpool starts a spool holding first, the bytes the capture kept before
-// it overflowed.
-func newSpool(limit int, first []byte) *Spool {
+// NewSpool starts a spool of at most limit bytes holding first, the bytes
+// a capture kept before it overflowed. It never fails: a spool that cannot
+// be written says so in Err, and the judge treats its answer as cut. (The
+// guard's relay can feed one the same way, for its audit answer.)
+func NewSpool(limit int, first []byte) *Spool {
 	s := &Spool{limit: int64(limit)}
 	f, err := os.CreateTemp("", "hermes-answer-*")
 	if err != nil {
@@ -40,23 +42,27 @@ func newSpool(limit int, first []byte) *Spool {
 	// Unlinked at once: the open descriptor is all that keeps it.
 	_ = os.Remove(f.Name())
 	s.f = f
-	s.write(first)
+	_, _ = s.Write(first)
 	return s
 }
 
-// write appends p, up to the limit; whatever passes it marks the spool cut.
-func (s *Spool) write(p []byte) {
-	if s.Err != nil || s.Cut {
-		return
+// Write appends p, up to the limit; whatever passes it marks the spool cut.
+// It always reports all of p written, so the stream it tees is never
+// stopped by it.
+func (s *Spool) Write(p []byte) (int, error) {
+	all := len(p)
+	if s.Err != nil || s.Cut || s.f == nil {
+		return all, nil
 	}
 	if room := s.limit - s.n; int64(len(p)) > room {
 		p, s.Cut = p[:room], true
 	}
 	if _, err := s.f.Write(p); err != nil {
 		s.Err = err
-		return
+		return all, nil
 	}
 	s.n += int64(len(p))
+	return all, nil
 }
 
 // Limit is the most the spool keeps, in bytes.

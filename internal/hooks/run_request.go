@@ -14,6 +14,9 @@ import (
 // agent would run, in a reduced environment of its own.
 func (e *Engine) RunRequest(ctx context.Context, h ShellHook, req shell.Request) ShellRun {
 	run := ShellRun{Hook: h}
+	if req.MaxAnswer == 0 {
+		req.MaxAnswer = shell.MaxAnswer
+	}
 	run.Result = e.Runner.Run(ctx, req)
 	if h.Guard != nil {
 		run.Result.Stderr, run.GuardRefusal = guard.TakeRefusal(run.Result.Stderr)

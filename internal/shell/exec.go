@@ -91,9 +91,6 @@ func (Exec) Run(ctx context.Context, req Request) Result {
 	// stdout keeps its start (the answer comes first); stderr its end (the
 	// error that made a hook fail is usually the last thing it printed).
 	stdout, stderr := &capture{max: max, spool: req.MaxAnswer}, &capture{max: max, tail: true}
-	if stdout.spool == 0 {
-		stdout.spool = MaxAnswer
-	}
 	pipesDone := make(chan struct{})
 	go func() {
 		var wg sync.WaitGroup

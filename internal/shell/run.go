@@ -18,8 +18,10 @@ type Request struct {
 	Timeout time.Duration
 	// MaxOutput caps each of stdout and stderr; 0 means MaxCapture.
 	MaxOutput int
-	// MaxAnswer caps how much of stdout is spooled for judging once it
-	// passes MaxOutput; 0 means MaxAnswer, negative: none is.
+	// MaxAnswer, when positive, is how much of stdout is kept for judging
+	// (Result.Answer) once it passes MaxOutput: the engine asks for
+	// MaxAnswer bytes; runs whose answer is not judged (gateway handlers)
+	// ask for none.
 	MaxAnswer int
 }
 

@@ -60,20 +60,20 @@ func TestSpoolCutsPastItsLimit(t *testing.T) {
 }
 
 // TestSpoolOnlyPastTheDisplayCap: a stdout within the cap is not spooled,
-// one exactly at the judging limit is not cut, and a negative limit turns
-// the spool off.
+// one exactly at the judging limit is not cut, and none is kept unless
+// asked for.
 func TestSpoolOnlyPastTheDisplayCap(t *testing.T) {
 	if res, _ := spoolRun(t, 200, 1<<20); res.StdoutTruncated || res.Answer != nil {
 		t.Errorf("small stdout: truncated=%v spool=%+v", res.StdoutTruncated, res.Answer)
 	}
-	res, want := spoolRun(t, 3000, 0)
+	res, want := spoolRun(t, 3000, MaxAnswer)
 	if res.Answer == nil || res.Answer.Cut || res.Answer.Limit() != MaxAnswer {
-		t.Errorf("default limit: %+v", res.Answer)
+		t.Errorf("the engine's limit: %+v", res.Answer)
 	}
 	if res, _ := spoolRun(t, 3000, len(want)); res.Answer == nil || res.Answer.Cut {
 		t.Errorf("exactly at the limit: %+v, want whole", res.Answer)
 	}
-	if res, _ := spoolRun(t, 3000, -1); res.Answer != nil {
-		t.Errorf("spool off: %+v", res.Answer)
+	if res, _ := spoolRun(t, 3000, 0); res.Answer != nil {
+		t.Errorf("no spool asked for: %+v", res.Answer)
 	}
 }

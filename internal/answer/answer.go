@@ -219,6 +219,11 @@ func judgedStdout(res shell.Result) (stdout []byte, cut string) {
 	if sp.Cut {
 		return nil, fmt.Sprintf("stdout passed %s, the most that is read", sizeText(sp.Limit()))
 	}
+	if kept := pystr.Strip(res.Stdout); kept != "" && kept[0] != '{' {
+		// Not an object, whatever follows: its first MiB judges it as
+		// all of it would, and a flood is never read back.
+		return []byte(kept), ""
+	}
 	b, err := sp.Bytes()
 	if err != nil {
 		return nil, fmt.Sprintf("stdout could not be kept whole for reading: %v", err)

@@ -77,3 +77,21 @@ func TestUnspooledAnswerIsCut(t *testing.T) {
 		t.Errorf("warnings %q", ev.Warnings)
 	}
 }
+
+// TestBigNonObjectIsJudgedOnItsStart: stdout that does not start an object
+// cannot be an answer however it goes on; it is judged on its first part,
+// never read back (here the spool could not even be written).
+func TestBigNonObjectIsJudgedOnItsStart(t *testing.T) {
+	t.Setenv("TMPDIR", filepath.Join(t.TempDir(), "missing"))
+	dir := t.TempDir()
+	path := filepath.Join(dir, "flood.sh")
+	if err := os.WriteFile(path, []byte("#!/bin/sh\nhead -c 5000 /dev/zero | tr '\\0' a\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	res := shell.Exec{}.Run(context.Background(), shell.Request{Argv: []string{path}, Timeout: time.Minute, MaxOutput: 1000, MaxAnswer: 1 << 20})
+	t.Cleanup(res.Release)
+	ev := Evaluate(EvalInput{Event: EventPreToolCall, Command: "flood", Blocking: true, Result: res})
+	if ev.Answer != nil || len(ev.Warnings) != 1 || !strings.Contains(ev.Warnings[0], "not valid JSON") {
+		t.Errorf("%+v %q, want nothing and the not-JSON warning", ev.Answer, ev.Warnings)
+	}
+}

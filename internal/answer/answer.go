@@ -4,12 +4,14 @@
 package answer
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/hermes-hooks/hermes/internal/pyjson"
 	"github.com/hermes-hooks/hermes/internal/pystr"
@@ -151,7 +153,7 @@ func Evaluate(in EvalInput) Evaluation {
 		return failed(res.Err)
 	}
 
-	stdout := pystr.Strip(res.Stdout)
+	stdout, cut := judgedStdout(res)
 	if res.ExitCode != nil && *res.ExitCode != 0 {
 		if *res.ExitCode == 2 && in.Blocking {
 			ev.Answer = exitTwoBlock(in.Ctx, stdout, res.Stderr)
@@ -168,10 +170,17 @@ func Evaluate(in EvalInput) Evaluation {
 				fmt.Sprintf("hook %s exited with code %d", in.Command, code))
 		}
 	}
-	if stdout == "" {
+	if cut != "" {
+		// The agent would parse all of it; we cannot, so it is judged as
+		// an answer that does not parse, which a fail-closed hook blocks.
+		ev.Warnings = append(ev.Warnings, fmt.Sprintf(
+			"hook %s: its answer was cut (%s); it is judged unparseable", in.Command, cut))
+		return failed(fmt.Sprintf("unparseable stdout (its answer was cut: %s)", cut))
+	}
+	if len(stdout) == 0 {
 		return ev
 	}
-	v, err := pyjson.DecodeContext(in.Ctx, []byte(stdout))
+	v, err := pyjson.DecodeContext(in.Ctx, stdout)
 	if errors.Is(err, context.DeadlineExceeded) {
 		ev.TimedOut = true
 		ev.Warnings = append(ev.Warnings, fmt.Sprintf(
@@ -183,7 +192,7 @@ func Evaluate(in EvalInput) Evaluation {
 	}
 	if err != nil {
 		ev.Warnings = append(ev.Warnings,
-			fmt.Sprintf("hook %s printed stdout that is %s; it is ignored", in.Command, NotJSON(stdout, err)))
+			fmt.Sprintf("hook %s printed stdout that is %s; it is ignored", in.Command, NotJSON(head(stdout), err)))
 		return failed("unparseable stdout (expected a JSON object)")
 	}
 	obj, ok := v.(*pyjson.Object)
@@ -192,6 +201,51 @@ func Evaluate(in EvalInput) Evaluation {
 	}
 	ev.Answer = parseAnswer(in.Event, obj)
 	return ev
+}
+
+// judgedStdout is the stdout the agent parses, stripped: all of it, read
+// back from the run's spool when it passed the display cap (SPEC §29 item
+// 10). cut says why the whole answer is not there ("" when it is); stdout
+// is then "".
+//
+// A big answer is parsed from the bytes read back, without a copy when
+// they are already what Python's text mode makes of them (valid UTF-8, no
+// "\r"): at most twice its size is in memory while it is read.
+func judgedStdout(res shell.Result) (stdout []byte, cut string) {
+	sp := res.Answer
+	if sp == nil {
+		return []byte(pystr.Strip(res.Stdout)), ""
+	}
+	if sp.Cut {
+		return nil, fmt.Sprintf("stdout passed %s, the most that is read", sizeText(sp.Limit()))
+	}
+	if kept := pystr.Strip(res.Stdout); kept != "" && kept[0] != '{' {
+		// Not an object, whatever follows: its first MiB judges it as
+		// all of it would, and a flood is never read back.
+		return []byte(kept), ""
+	}
+	b, err := sp.Bytes()
+	if err != nil {
+		return nil, fmt.Sprintf("stdout could not be kept whole for reading: %v", err)
+	}
+	if !utf8.Valid(b) || bytes.IndexByte(b, '\r') >= 0 {
+		b = []byte(pystr.DecodeText(b))
+	}
+	return bytes.TrimFunc(b, pystr.IsSpace), ""
+}
+
+// head is the start of an output, enough of it for an excerpt.
+func head(b []byte) string {
+	const enough = 4*excerptLimit + 8 // whole characters past excerptLimit
+	return string(b[:min(len(b), enough)])
+}
+
+// sizeText is n bytes in MiB when it is a whole number of them.
+func sizeText(n int64) string {
+	if n >= 1<<20 && n%(1<<20) == 0 {
+		return fmt.Sprintf("%d MiB", n>>20)
+	}
+	return fmt.Sprintf("%d bytes", n)
 }
 
 // excerptLimit is how much of an output (in characters) a message quotes.
@@ -215,8 +269,8 @@ func excerpt(s string) string {
 
 // exitTwoBlock is the block an exit 2 on pre_tool_call always produces.
 // Its stdout is read within the hook's time; past it, stderr is quoted.
-func exitTwoBlock(ctx context.Context, stdout, stderr string) *Answer {
-	v, _ := pyjson.DecodeContext(ctx, []byte(stdout))
+func exitTwoBlock(ctx context.Context, stdout []byte, stderr string) *Answer {
+	v, _ := pyjson.DecodeContext(ctx, stdout)
 	if obj, ok := v.(*pyjson.Object); ok {
 		if msg, ok := blockDirective(obj); ok {
 			return &Answer{Action: ActionBlock, Message: msg}

@@ -102,7 +102,9 @@ func renderRun(w io.Writer, cs iostreams.Palette, r hooks.ShellRun, showApproval
 		fmt.Fprintf(w, "    stdout:\n%s\n", indent(escText(cut(res.Stdout, 400)), "      "))
 	}
 	if res.StdoutTruncated {
-		fmt.Fprintln(w, "      (stdout was longer than 1 MiB: truncated)")
+		// Only what is shown and stored is cut: the answer was judged on
+		// all of it, up to shell.MaxAnswer (SPEC §29 item 10).
+		fmt.Fprintln(w, "      (stdout was longer than 1 MiB: only its first MiB is shown; the answer was read whole, up to 64 MiB)")
 	}
 	if res.Stderr != "" {
 		fmt.Fprintf(w, "    stderr:\n%s\n", indent(escText(cut(res.Stderr, 400)), "      "))

@@ -109,6 +109,9 @@ func (e *Engine) RunShell(ctx context.Context, h ShellHook, wire *pyjson.Object)
 			Stdin:   catalog.WireBytes(wire),
 			Env:     shell.HookEnv(e.Environ, e.Loc.Home, h.Event, toolName, sessionID),
 			Timeout: time.Duration(h.Timeout) * time.Second,
+			// The answer is judged whole, as the agent reads it (SPEC §29
+			// item 10).
+			MaxAnswer: shell.MaxAnswer,
 		}
 		if h.Guard != nil {
 			// Through its guard, as the agent runs it; the guard leaves the
@@ -124,6 +127,8 @@ func (e *Engine) RunShell(ctx context.Context, h ShellHook, wire *pyjson.Object)
 	ev, _ := e.Catalogue.Lookup(h.Event)
 	run.Eval = Evaluate(EvalInput{Event: h.Event, Command: h.Shown(), Blocking: ev.Blocking,
 		FailClosed: h.FailClosed, Timeout: h.Timeout, Result: run.Result, Ctx: answerCtx})
+	// The whole answer was read for judging; only the capped stdout stays.
+	run.Result.Release()
 	if run.Eval.TimedOut {
 		run.Result.TimedOut = true
 	}

@@ -130,6 +130,9 @@ func TestRunShellRequest(t *testing.T) {
 	if req.Timeout != 7*time.Second {
 		t.Errorf("timeout = %s, want 7s", req.Timeout)
 	}
+	if req.MaxAnswer != shell.MaxAnswer {
+		t.Errorf("MaxAnswer = %d, want the whole answer read, up to %d", req.MaxAnswer, shell.MaxAnswer)
+	}
 	for _, kv := range []string{"PATH=/bin", "HERMES_HOME=" + e.Loc.Home, "HERMES_HOOK_EVENT=pre_tool_call",
 		"HERMES_HOOK_TOOL_NAME=patch", "HERMES_HOOK_SESSION_ID=s-1", "HERMES_HOOK=1"} {
 		if !slices.Contains(req.Env, kv) {
@@ -141,6 +144,31 @@ func TestRunShellRequest(t *testing.T) {
 	}
 	if !run.Fired() || run.Eval.Answer != nil {
 		t.Errorf("run = %+v, want fired with no answer", run)
+	}
+}
+
+// TestRunShellJudgesABigAnswerWhole: a block padded past the 1 MiB that
+// is kept blocks, and the spool that held it for judging is released.
+func TestRunShellJudgesABigAnswerWhole(t *testing.T) {
+	e := testEngine(t, "hooks:\n  pre_tool_call:\n    - command: \"~/big.sh\"\n", shell.Exec{})
+	big := `#!/bin/sh
+printf '{"action": "block", "message": "big", "pad": "'
+head -c 2097152 /dev/zero | tr '\0' x
+printf '"}'
+`
+	if err := os.WriteFile(filepath.Join(e.UserHome, "big.sh"), []byte(big), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	hs := e.ShellHooks(nil)
+	run := e.RunShell(context.Background(), hs[0], e.WireFor("pre_tool_call", testObj(t, `{}`)))
+	if !run.Result.StdoutTruncated || len(run.Result.Stdout) != shell.MaxCapture {
+		t.Errorf("stdout kept: %d bytes, truncated %v; want the first MiB", len(run.Result.Stdout), run.Result.StdoutTruncated)
+	}
+	if a := run.Eval.Answer; a == nil || a.Action != ActionBlock || a.Message != "big" {
+		t.Errorf("answer %+v (warnings %q), want the hook's block", a, run.Eval.Warnings)
+	}
+	if run.Result.Answer != nil {
+		t.Error("the spool is still held after judging")
 	}
 }
 

@@ -14,6 +14,9 @@ import (
 // agent would run, in a reduced environment of its own.
 func (e *Engine) RunRequest(ctx context.Context, h ShellHook, req shell.Request) ShellRun {
 	run := ShellRun{Hook: h}
+	if req.MaxAnswer == 0 {
+		req.MaxAnswer = shell.MaxAnswer
+	}
 	run.Result = e.Runner.Run(ctx, req)
 	if h.Guard != nil {
 		run.Result.Stderr, run.GuardRefusal = guard.TakeRefusal(run.Result.Stderr)
@@ -21,5 +24,7 @@ func (e *Engine) RunRequest(ctx context.Context, h ShellHook, req shell.Request)
 	ev, _ := e.Catalogue.Lookup(h.Event)
 	run.Eval = Evaluate(EvalInput{Event: h.Event, Command: h.Shown(), Blocking: ev.Blocking,
 		FailClosed: h.FailClosed, Timeout: h.Timeout, Result: run.Result})
+	// The whole answer was read for judging; only the capped stdout stays.
+	run.Result.Release()
 	return run
 }

@@ -90,7 +90,7 @@ func (Exec) Run(ctx context.Context, req Request) Result {
 	}
 	// stdout keeps its start (the answer comes first); stderr its end (the
 	// error that made a hook fail is usually the last thing it printed).
-	stdout, stderr := &capture{max: max}, &capture{max: max, tail: true}
+	stdout, stderr := &capture{max: max, spool: req.MaxAnswer}, &capture{max: max, tail: true}
 	pipesDone := make(chan struct{})
 	go func() {
 		var wg sync.WaitGroup
@@ -147,6 +147,7 @@ func (Exec) Run(ctx context.Context, req Request) Result {
 		}
 	}
 	res.Stdout, res.StdoutTruncated = stdout.text()
+	res.Answer = stdout.spooled
 	res.Stderr, res.StderrTruncated = stderr.text()
 	return res
 }
@@ -352,15 +353,27 @@ func (r Result) ElapsedSeconds() float64 {
 // and counts the rest as written, so the hook never blocks on a full pipe
 // while memory stays bounded whatever it prints (at most 2×max for a tail).
 // One capture serves one stream: exec copies each stream in its own
-// goroutine.
+// goroutine. A head capture with spool > 0 also keeps the whole stream, up
+// to spool bytes, in a Spool once it passes max.
 type capture struct {
 	max       int
 	tail      bool
 	buf       []byte
 	truncated bool
+	spool     int
+	spooled   *Spool
 }
 
 func (c *capture) Write(p []byte) (int, error) {
+	if !c.tail && c.spool > 0 {
+		switch {
+		case c.spooled != nil:
+			_, _ = c.spooled.Write(p)
+		case len(c.buf)+len(p) > c.max:
+			c.spooled = NewSpool(c.spool, c.buf)
+			_, _ = c.spooled.Write(p)
+		}
+	}
 	if c.tail {
 		if len(p) >= c.max {
 			c.truncated = c.truncated || len(p) > c.max || len(c.buf) > 0

@@ -18,6 +18,11 @@ type Request struct {
 	Timeout time.Duration
 	// MaxOutput caps each of stdout and stderr; 0 means MaxCapture.
 	MaxOutput int
+	// MaxAnswer, when positive, is how much of stdout is kept for judging
+	// (Result.Answer) once it passes MaxOutput: the engine asks for
+	// MaxAnswer bytes; runs whose answer is not judged (gateway handlers)
+	// ask for none.
+	MaxAnswer int
 }
 
 // Result is what one run produced.
@@ -27,9 +32,13 @@ type Result struct {
 	Stderr          string
 	StdoutTruncated bool
 	StderrTruncated bool
-	TimedOut        bool
-	Err             string // start failure or wait error, "" when none
-	Elapsed         time.Duration
+	// Answer is the whole stdout (up to MaxAnswer bytes) when it passed
+	// MaxOutput, for judging only; nil when Stdout is all of it. Release
+	// frees it.
+	Answer   *Spool
+	TimedOut bool
+	Err      string // start failure or wait error, "" when none
+	Elapsed  time.Duration
 }
 
 // Runner runs one command; the engine depends on this interface so unit

@@ -124,10 +124,11 @@ func TestEditUnderTheAgent(t *testing.T) {
 		os.WriteFile(from, []byte(version(n)), 0o600)
 		hermesRun("hooks", "edit", script, "--from", from, "--yes")
 	}
-	// A call already under way when the last edit landed may still run
-	// the version before it: take calls until the last version runs (a
-	// bounded number; the check below says if it never did).
-	for i := 0; i < 20; i++ {
+	// The loop keeps calling while the edits run, and its lines wait in
+	// the pipe: the ones read next may be of calls made before the last
+	// edit landed. Take calls until the last version runs (bounded; the
+	// check below says if it never did).
+	for i := 0; i < 5000; i++ {
 		line, ok := <-calls
 		if !ok {
 			break

@@ -263,18 +263,7 @@ func renderGateway(f *Factory, e *hooks.Engine, g *hooks.GatewayFiring, p *paylo
 				fmt.Fprintln(w, "    (not JSON-serialisable: its repr())")
 			}
 		}
-		if res.Stdout != "" {
-			fmt.Fprintf(w, "    stdout:\n%s\n", indent(escText(cut(res.Stdout, 400)), "      "))
-		}
-		if res.StdoutTruncated {
-			fmt.Fprintln(w, "      (stdout was longer than 1 MiB: truncated)")
-		}
-		if res.Stderr != "" {
-			fmt.Fprintf(w, "    stderr:\n%s\n", indent(escText(cut(res.Stderr, 400)), "      "))
-		}
-		if res.StderrTruncated {
-			fmt.Fprintln(w, "      (stderr was longer than 1 MiB: truncated)")
-		}
+		renderOutput(w, gatewayOutput(res))
 		renderGatewayAfter(w, cs, en.name, res)
 	}
 	return nil

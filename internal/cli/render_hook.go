@@ -98,18 +98,7 @@ func renderRun(w io.Writer, cs iostreams.Palette, r hooks.ShellRun, showApproval
 		// The hint list and doctor give (chmod +x …), not only the error.
 		fmt.Fprintf(w, "    %s %s\n", cs.FailureIcon(), esc(h.ExecErr.Error()))
 	}
-	if res.Stdout != "" {
-		fmt.Fprintf(w, "    stdout:\n%s\n", indent(escText(cut(res.Stdout, 400)), "      "))
-	}
-	if res.StdoutTruncated {
-		fmt.Fprintln(w, "      (stdout was longer than 1 MiB: truncated)")
-	}
-	if res.Stderr != "" {
-		fmt.Fprintf(w, "    stderr:\n%s\n", indent(escText(cut(res.Stderr, 400)), "      "))
-	}
-	if res.StderrTruncated {
-		fmt.Fprintln(w, "      (stderr was longer than 1 MiB: truncated)")
-	}
+	renderOutput(w, shellOutput(res))
 	for _, warn := range r.Eval.Warnings {
 		fmt.Fprintf(w, "    %s %s\n", cs.WarningIcon(), esc(warn))
 	}
@@ -119,6 +108,23 @@ func renderRun(w io.Writer, cs iostreams.Palette, r hooks.ShellRun, showApproval
 		fmt.Fprintf(w, "    parsed (Hermes wire shape): %s\n", esc(fmt.Sprint(a.Wire())))
 	} else {
 		fmt.Fprintln(w, "    parsed: nothing (the hook contributed nothing)")
+	}
+}
+
+// renderOutput shows what a hook printed (a shell hook's or a gateway
+// handler's), 400 bytes a stream, and whether the runner cut it at 1 MiB.
+func renderOutput(w io.Writer, o outputJSON) {
+	if o.Stdout != "" {
+		fmt.Fprintf(w, "    stdout:\n%s\n", indent(escText(cut(o.Stdout, 400)), "      "))
+	}
+	if o.StdoutTruncated {
+		fmt.Fprintln(w, "      (stdout was longer than 1 MiB: truncated)")
+	}
+	if o.Stderr != "" {
+		fmt.Fprintf(w, "    stderr:\n%s\n", indent(escText(cut(o.Stderr, 400)), "      "))
+	}
+	if o.StderrTruncated {
+		fmt.Fprintln(w, "      (stderr was longer than 1 MiB: truncated)")
 	}
 }
 

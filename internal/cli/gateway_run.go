@@ -81,17 +81,7 @@ type gatewayFiredJSON struct {
 	outputJSON
 }
 
-// gatewayDryRunJSON is the --dry-run --json shape for a gateway event.
-type gatewayDryRunJSON struct {
-	whereJSON
-	Event   string               `json:"event"`
-	DryRun  bool                 `json:"dry_run"`
-	Payload *pyjson.Object       `json:"payload"`
-	Hooks   []gatewayDryHookJSON `json:"hooks"`
-	// Diagnostics as in the other --json outputs.
-	Diagnostics []config.Diagnostic `json:"diagnostics"`
-}
-
+// gatewayDryHookJSON is a gateway hook in dryRunJSON.
 type gatewayDryHookJSON struct {
 	Kind    string `json:"kind"`
 	Name    string `json:"name"`
@@ -324,7 +314,7 @@ func gatewayOutput(res gateway.Result) outputJSON {
 func renderGatewayDryRun(f *Factory, e *hooks.Engine, event string, ctxObj *pyjson.Object, matched []gateway.Hook, asJSON bool) error {
 	ios := f.IO
 	if asJSON {
-		out := gatewayDryRunJSON{whereJSON: where(e.Loc), Event: event,
+		out := dryRunJSON[gatewayDryHookJSON]{whereJSON: where(e.Loc), Event: event,
 			DryRun: true, Payload: ctxObj, Hooks: []gatewayDryHookJSON{}, Diagnostics: e.Diagnostics()}
 		for _, h := range matched {
 			out.Hooks = append(out.Hooks, gatewayDryHookJSON{"gateway", h.Name, h.Dir, h.Handler})

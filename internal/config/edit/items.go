@@ -89,6 +89,20 @@ func (d *Doc) eachItem(path []string, fn func(listItem) error) error {
 	})
 }
 
+// finishFields applies the splices of an edit that set field in the items
+// changed names (SetTrue, Replace) and returns the new file and how many
+// items changed; none: the file as it was.
+func (d *Doc) finishFields(sp []splice, path []string, field string, changed map[string]map[int]any) ([]byte, int, error) {
+	if len(sp) == 0 {
+		return d.src, 0, nil
+	}
+	out, err := d.finish(sp, func(old any) (any, error) { return setFieldValue(old, path, field, changed) })
+	if err != nil {
+		return nil, 0, err
+	}
+	return out, len(sp), nil
+}
+
 // setFieldValue is what the document must mean after field is set in the
 // items changed names: list key → item index → new value.
 func setFieldValue(old any, path []string, field string, changed map[string]map[int]any) (any, error) {

@@ -45,14 +45,7 @@ func (d *Doc) Replace(path []string, field string, rewrite Rewrite) ([]byte, int
 	if err != nil {
 		return nil, 0, err
 	}
-	if len(sp) == 0 {
-		return d.src, 0, nil
-	}
-	out, err := d.finish(sp, func(old any) (any, error) { return setFieldValue(old, path, field, changed) })
-	if err != nil {
-		return nil, 0, err
-	}
-	return out, len(sp), nil
+	return d.finishFields(sp, path, field, changed)
 }
 
 // scalarSplice replaces the bytes of a one-line scalar with value.

@@ -55,14 +55,7 @@ func (d *Doc) SetTrue(path []string, field string, pick Pick) ([]byte, int, erro
 	if err != nil {
 		return nil, 0, err
 	}
-	if len(sp) == 0 {
-		return d.src, 0, nil
-	}
-	out, err := d.finish(sp, func(old any) (any, error) { return setFieldValue(old, path, field, changed) })
-	if err != nil {
-		return nil, 0, err
-	}
-	return out, len(sp), nil
+	return d.finishFields(sp, path, field, changed)
 }
 
 // blankOrCommentUntil reports whether lines [from, to) are blank or

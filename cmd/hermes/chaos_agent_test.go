@@ -158,12 +158,7 @@ func agentCells(dir string, env []string, reqs []map[string]any) ([]chaos.Cell, 
 // the same argv, environment and timeout. One subtest per fault.
 func TestChaosAgreesWithTheAgent(t *testing.T) {
 	t.Parallel()
-	if _, err := exec.LookPath("python3"); err != nil {
-		t.Skip("the agent's runner needs python3")
-	}
-	if out, err := exec.Command("python3", "-c", "import sys; assert sys.version_info >= (3, 11)").CombinedOutput(); err != nil {
-		t.Skipf("the agent's runner needs python3 >= 3.11: %s", out)
-	}
+	needAgentPython(t)
 	hermes := buildHermes(t)
 	buildGuardBeside(t, hermes)
 	homes := []chaosHome{

@@ -24,13 +24,7 @@ type claudeLab struct {
 
 func newClaudeLab(t *testing.T) *claudeLab {
 	t.Helper()
-	py, err := exec.LookPath("python3")
-	if err != nil {
-		t.Skip("the corpus hooks and the agent's runner need python3")
-	}
-	if out, err := exec.Command(py, "-c", "import sys; assert sys.version_info >= (3, 11)").CombinedOutput(); err != nil {
-		t.Skipf("the agent's runner needs python3 >= 3.11 (process_group): %s", out)
-	}
+	needAgentPython(t)
 	hermes := buildHermes(t)
 	buildGuardBeside(t, hermes)
 	root := t.TempDir()

@@ -36,13 +36,7 @@ const (
 
 func newRecordLab(t *testing.T) *recordLab {
 	t.Helper()
-	py, err := exec.LookPath("python3")
-	if err != nil {
-		t.Skip("the agent's runner needs python3")
-	}
-	if out, err := exec.Command(py, "-c", "import sys; assert sys.version_info >= (3, 11)").CombinedOutput(); err != nil {
-		t.Skipf("the agent's runner needs python3 >= 3.11 (process_group): %s", out)
-	}
+	needAgentPython(t)
 	hermes := buildHermes(t)
 	buildGuardBeside(t, hermes)
 	root := t.TempDir()

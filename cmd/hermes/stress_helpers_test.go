@@ -39,6 +39,18 @@ func buildHermes(t testing.TB) string {
 	return hermesBuild.linkInto(t, t.TempDir())
 }
 
+// needAgentPython skips the test unless python3 can be the agent's runner
+// (subprocess.Popen with process_group needs 3.11).
+func needAgentPython(t testing.TB) {
+	t.Helper()
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("the agent's runner needs python3")
+	}
+	if out, err := exec.Command("python3", "-c", "import sys; assert sys.version_info >= (3, 11)").CombinedOutput(); err != nil {
+		t.Skipf("the agent's runner needs python3 >= 3.11 (process_group): %s", out)
+	}
+}
+
 // stressHome is one HOME / HERMES_HOME with the binary that runs against it.
 type stressHome struct {
 	t    *testing.T

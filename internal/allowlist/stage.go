@@ -3,9 +3,6 @@ package allowlist
 import (
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
-	"time"
 )
 
 // Stage adds e after any entry of the same (event, command) without
@@ -45,12 +42,7 @@ var ErrSwapRolledBack = errors.New("nothing was changed")
 // staged list stays in place (it approves both versions) and the error is
 // returned.
 func (s *Store) Swap(stage func(*List) error, swap func() error, commit func(*List) error) ([]string, error) {
-	s.takeAhead()
-	if err := os.MkdirAll(filepath.Dir(s.Path), 0o700); err != nil {
-		return nil, fmt.Errorf("cannot create the folder of the allowlist: %w", err)
-	}
-	ctx := s.Wait.context()
-	unlock, err := lockWait(ctx, s.LockPath(), s.Wait)
+	ctx, unlock, err := s.lock()
 	if err != nil {
 		return nil, err
 	}
@@ -69,11 +61,11 @@ func (s *Store) Swap(stage func(*List) error, swap func() error, commit func(*Li
 	if err := ctx.Err(); err != nil {
 		return warnings, err
 	}
-	if err := s.write(l.encode()); err != nil {
+	if err := s.writeStep(l.encode()); err != nil {
 		return warnings, err
 	}
 	if err := swap(); err != nil {
-		if werr := s.write(before); werr != nil {
+		if werr := s.writeStep(before); werr != nil {
 			return warnings, fmt.Errorf("%w; and restoring the allowlist failed: %v (it approves the edited version too; run 'hermes hooks prune' or 'hermes hooks accept')", err, werr)
 		}
 		return warnings, fmt.Errorf("%w; %w", err, ErrSwapRolledBack)
@@ -81,18 +73,16 @@ func (s *Store) Swap(stage func(*List) error, swap func() error, commit func(*Li
 	if err := commit(l); err != nil {
 		return warnings, err
 	}
-	return warnings, s.write(l.encode())
+	return warnings, s.writeStep(l.encode())
 }
 
-// write replaces the allowlist with data, held under the lock by the caller.
-func (s *Store) write(data []byte) error {
-	if target, err := resolveLinks(s.Path); err == nil {
-		removeStaleTemps(filepath.Dir(target), "."+filepath.Base(target)+".tmp-*", time.Now())
-	}
-	err := writeAtomic(s.Path, data)
+// writeStep is write for a step of Swap: a folder sync that failed does
+// not stop the swap (the file is in place).
+func (s *Store) writeStep(data []byte) error {
+	err := s.write(data)
 	var unsynced *DirSyncError
-	if err != nil && !errors.As(err, &unsynced) {
-		return fmt.Errorf("cannot save the allowlist: %w", err)
+	if errors.As(err, &unsynced) {
+		return nil
 	}
-	return nil
+	return err
 }

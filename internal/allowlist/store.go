@@ -1,6 +1,7 @@
 package allowlist
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -126,12 +127,7 @@ type corruptFile struct {
 // replaced, and the warning says where. A *DirSyncError means the file was
 // written and only its folder's sync failed.
 func (s *Store) Update(fn func(*List) error) ([]string, error) {
-	s.takeAhead()
-	if err := os.MkdirAll(filepath.Dir(s.Path), 0o700); err != nil {
-		return nil, fmt.Errorf("cannot create the folder of the allowlist: %w", err)
-	}
-	ctx := s.Wait.context()
-	unlock, err := lockWait(ctx, s.LockPath(), s.Wait)
+	ctx, unlock, err := s.lock()
 	if err != nil {
 		return nil, err
 	}
@@ -160,18 +156,42 @@ func (s *Store) Update(fn func(*List) error) ([]string, error) {
 		warnings[len(warnings)-1] = fmt.Sprintf(
 			"allowlist %s was %s; it was kept as %s and a new allowlist was written", s.Path, bad.reason, aside)
 	}
+	// A DirSyncError: the new allowlist is in place; the caller says so.
+	return warnings, s.write(l.encode())
+}
+
+// lock takes the allowlist's lock for a read-modify-write (Update, Swap),
+// creating its folder first, and returns the context that bounds the wait
+// (an interrupt after it means nothing is written) and the unlock. A
+// read-ahead is dropped: what is read under the lock is what counts.
+func (s *Store) lock() (context.Context, func(), error) {
+	s.takeAhead()
+	if err := os.MkdirAll(filepath.Dir(s.Path), 0o700); err != nil {
+		return nil, nil, fmt.Errorf("cannot create the folder of the allowlist: %w", err)
+	}
+	ctx := s.Wait.context()
+	unlock, err := lockWait(ctx, s.LockPath(), s.Wait)
+	if err != nil {
+		return nil, nil, err
+	}
+	return ctx, unlock, nil
+}
+
+// write replaces the allowlist with data, held under the lock by the
+// caller. A *DirSyncError means the file was written and only its
+// folder's sync failed.
+func (s *Store) write(data []byte) error {
 	// Temporary files of killed writes go before this one is written: on a
 	// full disk they may be what is in the way.
 	if target, err := resolveLinks(s.Path); err == nil {
 		removeStaleTemps(filepath.Dir(target), "."+filepath.Base(target)+".tmp-*", time.Now())
 	}
-	err = writeAtomic(s.Path, l.encode())
+	err := writeAtomic(s.Path, data)
 	var unsynced *DirSyncError
 	if err != nil && !errors.As(err, &unsynced) {
-		return warnings, fmt.Errorf("cannot save the allowlist: %w", err)
+		return fmt.Errorf("cannot save the allowlist: %w", err)
 	}
-	// A DirSyncError: the new allowlist is in place; the caller says so.
-	return warnings, err
+	return err
 }
 
 // keepAside copies a corrupt allowlist to <path>.corrupt-<UTC time>, never

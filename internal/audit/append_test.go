@@ -198,15 +198,7 @@ func TestAppendLockTimeout(t *testing.T) {
 	if err := Append(home, rec("x")); err != nil {
 		t.Fatal(err)
 	}
-	// Another open file description holds the lock (as another process would).
-	f, err := os.OpenFile(LockPath(home), os.O_RDWR, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
-		t.Fatal(err)
-	}
+	unlock := holdLock(t, home)
 	done := make(chan error, 1)
 	go func() { done <- Append(home, rec("y")) }()
 	select {
@@ -214,11 +206,26 @@ func TestAppendLockTimeout(t *testing.T) {
 		t.Fatalf("append went ahead while the lock was held: %v", err)
 	default:
 	}
-	syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+	unlock()
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
 	if n := len(readLines(t, home)); n != 2 {
 		t.Errorf("%d lines, want 2", n)
 	}
+}
+
+// holdLock takes the log's lock through another open file description, as
+// another process would, until unlock or the end of the test.
+func holdLock(t *testing.T, home string) (unlock func()) {
+	t.Helper()
+	f, err := os.OpenFile(LockPath(home), os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+		t.Fatal(err)
+	}
+	return func() { syscall.Flock(int(f.Fd()), syscall.LOCK_UN) }
 }

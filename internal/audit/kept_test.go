@@ -156,14 +156,7 @@ func TestTryAppendAndAppendWait(t *testing.T) {
 	if err := Append(home, rec("first")); err != nil {
 		t.Fatal(err)
 	}
-	f, err := os.OpenFile(LockPath(home), os.O_RDWR, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
-		t.Fatal(err)
-	}
+	unlock := holdLock(t, home)
 	r := rec("second")
 	r.ID = "0123456789abcdef0123456789abcdef"
 	e, err := Encode(r)
@@ -180,7 +173,7 @@ func TestTryAppendAndAppendWait(t *testing.T) {
 		t.Fatalf("AppendWait went ahead while the lock was held: %v", err)
 	default:
 	}
-	syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+	unlock()
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
@@ -199,9 +192,7 @@ func TestAppendWaitGivesUpTheLock(t *testing.T) {
 	if err := Append(home, rec("first")); err != nil {
 		t.Fatal(err)
 	}
-	f, _ := os.OpenFile(LockPath(home), os.O_RDWR, 0)
-	defer f.Close()
-	syscall.Flock(int(f.Fd()), syscall.LOCK_EX)
+	holdLock(t, home)
 	e, _ := Encode(rec("second"))
 	if err := AppendWait(home, e, 10*time.Millisecond); err != nil {
 		t.Fatal(err)

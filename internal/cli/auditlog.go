@@ -5,6 +5,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/spf13/cobra"
+
 	"github.com/hermes-hooks/hermes/internal/audit"
 	"github.com/hermes-hooks/hermes/internal/catalog"
 	"github.com/hermes-hooks/hermes/internal/guard"
@@ -13,7 +15,67 @@ import (
 	"github.com/hermes-hooks/hermes/internal/suggest"
 )
 
-// Helpers of the commands that read the audit log (log, stats).
+// Helpers of the commands that read the audit log (log, stats, cases
+// from-log).
+
+// auditFilterFlags are the flags that select lines of the audit log by
+// event, hook, time and outcome (log, cases from-log).
+type auditFilterFlags struct {
+	Event  string
+	Hook   string
+	Since  string
+	Status []string
+}
+
+// auditFilterUsage is each flag's help, worded for the command (a run of
+// log, a firing of cases from-log).
+type auditFilterUsage struct{ event, hook, since, status string }
+
+// register adds --event, --hook, --since and --status to cmd, with their
+// completions.
+func (a *auditFilterFlags) register(f *Factory, cmd *cobra.Command, u auditFilterUsage) {
+	fl := cmd.Flags()
+	fl.StringVar(&a.Event, "event", "", u.event)
+	fl.StringVar(&a.Hook, "hook", "", u.hook)
+	fl.StringVar(&a.Since, "since", "", u.since)
+	fl.StringSliceVar(&a.Status, "status", nil, u.status)
+	_ = cmd.RegisterFlagCompletionFunc("event", completeEvents(f))
+	_ = cmd.RegisterFlagCompletionFunc("hook", completeCommands(f))
+	_ = cmd.RegisterFlagCompletionFunc("since", cobra.NoFileCompletions)
+	_ = cmd.RegisterFlagCompletionFunc("status", func(_ *cobra.Command, _ []string, prefix string) ([]string, cobra.ShellCompDirective) {
+		return filterPrefix(audit.Outcomes, prefix), cobra.ShellCompDirectiveNoFileComp
+	})
+}
+
+// check is the usage error for a --status that names no outcome.
+func (a *auditFilterFlags) check() error {
+	for _, s := range a.Status {
+		if !isOutcome(s) {
+			return usageErrorf("invalid --status %q: want one of %s", s, strings.Join(audit.Outcomes, ", "))
+		}
+	}
+	return nil
+}
+
+// filter is the audit.Filter the flags ask for, --since read against
+// now. An --event this build does not know is warned about, not refused.
+func (a *auditFilterFlags) filter(f *Factory, now time.Time) (audit.Filter, error) {
+	since, err := sinceTime(a.Since, now)
+	if err != nil {
+		return audit.Filter{}, err
+	}
+	warnUnknownEvent(f.IO, a.Event)
+	return audit.Filter{Event: a.Event, Hooks: hookNames(f, a.Hook), Since: since, Outcomes: a.Status}, nil
+}
+
+func isOutcome(s string) bool {
+	for _, o := range audit.Outcomes {
+		if s == o {
+			return true
+		}
+	}
+	return false
+}
 
 // sinceTime reads a --since value ("" for none) against now.
 func sinceTime(flag string, now time.Time) (time.Time, error) {

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -12,11 +11,8 @@ import (
 )
 
 type casesFromLogOptions struct {
-	f      *Factory
-	Since  string
-	Event  string
-	Hook   string
-	Status []string
+	f *Factory
+	auditFilterFlags
 	Limit  int
 	Output string
 }
@@ -46,10 +42,8 @@ are printed on stdout.`,
   hermes hooks test --cases traffic.yaml`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			for _, s := range opts.Status {
-				if !isOutcome(s) {
-					return usageErrorf("invalid --status %q: want one of %s", s, strings.Join(audit.Outcomes, ", "))
-				}
+			if err := opts.check(); err != nil {
+				return err
 			}
 			if opts.Limit < 0 {
 				return usageErrorf("invalid --limit %d: want a number of cases, 1 or more", opts.Limit)
@@ -60,19 +54,15 @@ are printed on stdout.`,
 			return casesFromLogRun(cmd, opts)
 		},
 	}
+	opts.register(f, cmd, auditFilterUsage{
+		event:  "only firings of this event",
+		hook:   "only firings in which this hook ran (its command as written)",
+		since:  "only firings since this long ago (90m, 12h, 7d) or this time (2026-12-01)",
+		status: "only firings in which a hook had one of these outcomes (as in 'hermes hooks log')",
+	})
 	fl := cmd.Flags()
-	fl.StringVar(&opts.Since, "since", "", "only firings since this long ago (90m, 12h, 7d) or this time (2026-12-01)")
-	fl.StringVar(&opts.Event, "event", "", "only firings of this event")
-	fl.StringVar(&opts.Hook, "hook", "", "only firings in which this hook ran (its command as written)")
-	fl.StringSliceVar(&opts.Status, "status", nil, "only firings in which a hook had one of these outcomes (as in 'hermes hooks log')")
 	fl.IntVar(&opts.Limit, "limit", 0, "keep the newest `N` cases (0: all)")
 	fl.StringVarP(&opts.Output, "output", "o", "", "write the cases to `FILE` instead of stdout")
-	_ = cmd.RegisterFlagCompletionFunc("event", completeEvents(f))
-	_ = cmd.RegisterFlagCompletionFunc("hook", completeCommands(f))
-	_ = cmd.RegisterFlagCompletionFunc("since", cobra.NoFileCompletions)
-	_ = cmd.RegisterFlagCompletionFunc("status", func(_ *cobra.Command, _ []string, prefix string) ([]string, cobra.ShellCompDirective) {
-		return filterPrefix(audit.Outcomes, prefix), cobra.ShellCompDirectiveNoFileComp
-	})
 	return cmd
 }
 
@@ -82,14 +72,12 @@ func casesFromLogRun(cmd *cobra.Command, opts *casesFromLogOptions) error {
 		return err
 	}
 	now := opts.f.Now()
-	since, err := sinceTime(opts.Since, now)
+	filter, err := opts.filter(opts.f, now)
 	if err != nil {
 		return err
 	}
 	ios := opts.f.IO
-	warnUnknownEvent(ios, opts.Event)
-	sel := casefile.Selection{Limit: opts.Limit,
-		Filter: audit.Filter{Event: opts.Event, Hooks: hookNames(opts.f, opts.Hook), Since: since, Outcomes: opts.Status}}
+	sel := casefile.Selection{Limit: opts.Limit, Filter: filter}
 	built, err := casefile.FromLog(loc.Home, sel)
 	warnSkipped(ios, built.Unreadable)
 	if err != nil {

@@ -12,7 +12,7 @@ import (
 
 func dryRun(ios *iostreams.IOStreams, e *hooks.Engine, event, tool string, wire *pyjson.Object, hs []hooks.ShellHook, asJSON bool) error {
 	if asJSON {
-		out := dryRunJSON{whereJSON: where(e.Loc), Event: event,
+		out := dryRunJSON[dryHookJSON]{whereJSON: where(e.Loc), Event: event,
 			DryRun: true, Payload: wire, Hooks: []dryHookJSON{}, Diagnostics: e.Diagnostics()}
 		for _, h := range hs {
 			argv := nonNil(h.Argv)
@@ -45,13 +45,15 @@ func dryRun(ios *iostreams.IOStreams, e *hooks.Engine, event, tool string, wire 
 	return nil
 }
 
-// dryRunJSON is the --dry-run --json shape of test and run-event.
-type dryRunJSON struct {
+// dryRunJSON is the --dry-run --json shape of test and run-event. H is
+// what a hook is listed as: dryHookJSON for a shell event,
+// gatewayDryHookJSON for a gateway event (whose payload is the context).
+type dryRunJSON[H any] struct {
 	whereJSON
 	Event   string         `json:"event"`
 	DryRun  bool           `json:"dry_run"`
 	Payload *pyjson.Object `json:"payload"`
-	Hooks   []dryHookJSON  `json:"hooks"`
+	Hooks   []H            `json:"hooks"`
 	// Diagnostics as in the other --json outputs.
 	Diagnostics []config.Diagnostic `json:"diagnostics"`
 }

@@ -81,17 +81,7 @@ type gatewayFiredJSON struct {
 	outputJSON
 }
 
-// gatewayDryRunJSON is the --dry-run --json shape for a gateway event.
-type gatewayDryRunJSON struct {
-	whereJSON
-	Event   string               `json:"event"`
-	DryRun  bool                 `json:"dry_run"`
-	Payload *pyjson.Object       `json:"payload"`
-	Hooks   []gatewayDryHookJSON `json:"hooks"`
-	// Diagnostics as in the other --json outputs.
-	Diagnostics []config.Diagnostic `json:"diagnostics"`
-}
-
+// gatewayDryHookJSON is a gateway hook in dryRunJSON.
 type gatewayDryHookJSON struct {
 	Kind    string `json:"kind"`
 	Name    string `json:"name"`
@@ -263,18 +253,7 @@ func renderGateway(f *Factory, e *hooks.Engine, g *hooks.GatewayFiring, p *paylo
 				fmt.Fprintln(w, "    (not JSON-serialisable: its repr())")
 			}
 		}
-		if res.Stdout != "" {
-			fmt.Fprintf(w, "    stdout:\n%s\n", indent(escText(cut(res.Stdout, 400)), "      "))
-		}
-		if res.StdoutTruncated {
-			fmt.Fprintln(w, "      (stdout was longer than 1 MiB: truncated)")
-		}
-		if res.Stderr != "" {
-			fmt.Fprintf(w, "    stderr:\n%s\n", indent(escText(cut(res.Stderr, 400)), "      "))
-		}
-		if res.StderrTruncated {
-			fmt.Fprintln(w, "      (stderr was longer than 1 MiB: truncated)")
-		}
+		renderOutput(w, gatewayOutput(res), false)
 		renderGatewayAfter(w, cs, en.name, res)
 	}
 	return nil
@@ -335,7 +314,7 @@ func gatewayOutput(res gateway.Result) outputJSON {
 func renderGatewayDryRun(f *Factory, e *hooks.Engine, event string, ctxObj *pyjson.Object, matched []gateway.Hook, asJSON bool) error {
 	ios := f.IO
 	if asJSON {
-		out := gatewayDryRunJSON{whereJSON: where(e.Loc), Event: event,
+		out := dryRunJSON[gatewayDryHookJSON]{whereJSON: where(e.Loc), Event: event,
 			DryRun: true, Payload: ctxObj, Hooks: []gatewayDryHookJSON{}, Diagnostics: e.Diagnostics()}
 		for _, h := range matched {
 			out.Hooks = append(out.Hooks, gatewayDryHookJSON{"gateway", h.Name, h.Dir, h.Handler})

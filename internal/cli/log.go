@@ -16,11 +16,8 @@ import (
 )
 
 type logOptions struct {
-	f      *Factory
-	Event  string
-	Hook   string
-	Since  string
-	Status []string
+	f *Factory
+	auditFilterFlags
 	Follow bool
 	JSON   bool
 }
@@ -48,10 +45,8 @@ are skipped with one warning.`,
   hermes hooks log --json --event pre_tool_call | jq .elapsed_seconds`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			for _, s := range opts.Status {
-				if !isOutcome(s) {
-					return usageErrorf("invalid --status %q: want one of %s", s, strings.Join(audit.Outcomes, ", "))
-				}
+			if err := opts.check(); err != nil {
+				return err
 			}
 			if runF != nil {
 				return runF(opts)
@@ -59,29 +54,16 @@ are skipped with one warning.`,
 			return logRun(cmd, opts)
 		},
 	}
+	opts.register(f, cmd, auditFilterUsage{
+		event:  "only runs of this event",
+		hook:   "only runs of this hook (a shell hook's command as written, a gateway hook's name)",
+		since:  "only runs since this long ago (90m, 12h, 7d) or this time (2026-12-01)",
+		status: "only runs with these outcomes (see above)",
+	})
 	fl := cmd.Flags()
-	fl.StringVar(&opts.Event, "event", "", "only runs of this event")
-	fl.StringVar(&opts.Hook, "hook", "", "only runs of this hook (a shell hook's command as written, a gateway hook's name)")
-	fl.StringVar(&opts.Since, "since", "", "only runs since this long ago (90m, 12h, 7d) or this time (2026-12-01)")
-	fl.StringSliceVar(&opts.Status, "status", nil, "only runs with these outcomes (see above)")
 	fl.BoolVarP(&opts.Follow, "follow", "f", false, "keep printing new runs until Ctrl-C")
 	fl.BoolVar(&opts.JSON, "json", false, "print JSON Lines, each line as stored (see docs/json.md)")
-	_ = cmd.RegisterFlagCompletionFunc("event", completeEvents(f))
-	_ = cmd.RegisterFlagCompletionFunc("hook", completeCommands(f))
-	_ = cmd.RegisterFlagCompletionFunc("since", cobra.NoFileCompletions)
-	_ = cmd.RegisterFlagCompletionFunc("status", func(_ *cobra.Command, _ []string, prefix string) ([]string, cobra.ShellCompDirective) {
-		return filterPrefix(audit.Outcomes, prefix), cobra.ShellCompDirectiveNoFileComp
-	})
 	return cmd
-}
-
-func isOutcome(s string) bool {
-	for _, o := range audit.Outcomes {
-		if s == o {
-			return true
-		}
-	}
-	return false
 }
 
 func logRun(cmd *cobra.Command, opts *logOptions) error {
@@ -89,13 +71,11 @@ func logRun(cmd *cobra.Command, opts *logOptions) error {
 	if err != nil {
 		return err
 	}
-	since, err := sinceTime(opts.Since, opts.f.Now())
+	filter, err := opts.filter(opts.f, opts.f.Now())
 	if err != nil {
 		return err
 	}
 	ios := opts.f.IO
-	warnUnknownEvent(ios, opts.Event)
-	filter := audit.Filter{Event: opts.Event, Hooks: hookNames(opts.f, opts.Hook), Since: since, Outcomes: opts.Status}
 	path := audit.Path(loc.Home)
 	w, cs := ios.Out, ios.Colors()
 	if !opts.JSON {

@@ -98,20 +98,7 @@ func renderRun(w io.Writer, cs iostreams.Palette, r hooks.ShellRun, showApproval
 		// The hint list and doctor give (chmod +x …), not only the error.
 		fmt.Fprintf(w, "    %s %s\n", cs.FailureIcon(), esc(h.ExecErr.Error()))
 	}
-	if res.Stdout != "" {
-		fmt.Fprintf(w, "    stdout:\n%s\n", indent(escText(cut(res.Stdout, 400)), "      "))
-	}
-	if res.StdoutTruncated {
-		// Only what is shown and stored is cut: the answer was judged on
-		// all of it, up to shell.MaxAnswer (SPEC §29 item 10).
-		fmt.Fprintln(w, "      (stdout was longer than 1 MiB: only its first MiB is shown; the answer was read whole, up to 64 MiB)")
-	}
-	if res.Stderr != "" {
-		fmt.Fprintf(w, "    stderr:\n%s\n", indent(escText(cut(res.Stderr, 400)), "      "))
-	}
-	if res.StderrTruncated {
-		fmt.Fprintln(w, "      (stderr was longer than 1 MiB: truncated)")
-	}
+	renderOutput(w, shellOutput(res), true)
 	for _, warn := range r.Eval.Warnings {
 		fmt.Fprintf(w, "    %s %s\n", cs.WarningIcon(), esc(warn))
 	}
@@ -121,6 +108,28 @@ func renderRun(w io.Writer, cs iostreams.Palette, r hooks.ShellRun, showApproval
 		fmt.Fprintf(w, "    parsed (Hermes wire shape): %s\n", esc(fmt.Sprint(a.Wire())))
 	} else {
 		fmt.Fprintln(w, "    parsed: nothing (the hook contributed nothing)")
+	}
+}
+
+// renderOutput shows what a hook printed (a shell hook's or a gateway
+// handler's), 400 bytes a stream, and whether the runner cut it at 1 MiB.
+func renderOutput(w io.Writer, o outputJSON, judgedWhole bool) {
+	if o.Stdout != "" {
+		fmt.Fprintf(w, "    stdout:\n%s\n", indent(escText(cut(o.Stdout, 400)), "      "))
+	}
+	switch {
+	case o.StdoutTruncated && judgedWhole:
+		// Only what is shown and stored is cut: a shell hook's answer was
+		// judged on all of it, up to shell.MaxAnswer (SPEC §29 item 10).
+		fmt.Fprintln(w, "      (stdout was longer than 1 MiB: only its first MiB is shown; the answer was read whole, up to 64 MiB)")
+	case o.StdoutTruncated:
+		fmt.Fprintln(w, "      (stdout was longer than 1 MiB: truncated)")
+	}
+	if o.Stderr != "" {
+		fmt.Fprintf(w, "    stderr:\n%s\n", indent(escText(cut(o.Stderr, 400)), "      "))
+	}
+	if o.StderrTruncated {
+		fmt.Fprintln(w, "      (stderr was longer than 1 MiB: truncated)")
 	}
 }
 

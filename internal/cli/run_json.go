@@ -3,6 +3,7 @@ package cli
 import (
 	"github.com/hermes-hooks/hermes/internal/hooks"
 	"github.com/hermes-hooks/hermes/internal/pyjson"
+	"github.com/hermes-hooks/hermes/internal/shell"
 )
 
 type firedShellJSON struct {
@@ -40,7 +41,7 @@ func firedToJSON(r hooks.ShellRun) firedShellJSON {
 	res := r.Result
 	j.ExitCode, j.TimedOut, j.Error = res.ExitCode, res.TimedOut, pyjson.NullIfEmpty(res.Err)
 	j.ElapsedSeconds, j.Parsed = res.ElapsedSeconds(), r.Eval.Answer
-	j.outputJSON = outputJSON{res.Stdout, res.Stderr, res.StdoutTruncated, res.StderrTruncated}
+	j.outputJSON = shellOutput(res)
 	return j
 }
 
@@ -51,4 +52,10 @@ type outputJSON struct {
 	Stderr          string `json:"stderr"`
 	StdoutTruncated bool   `json:"stdout_truncated"`
 	StderrTruncated bool   `json:"stderr_truncated"`
+}
+
+// shellOutput is a shell hook's output as outputJSON (gatewayOutput is a
+// handler's).
+func shellOutput(res shell.Result) outputJSON {
+	return outputJSON{res.Stdout, res.Stderr, res.StdoutTruncated, res.StderrTruncated}
 }

@@ -279,6 +279,6 @@ func shellResultToJSON(r hooks.ShellRun) shellResultJSON {
 	res := r.Result
 	return shellResultJSON{Kind: "shell", commandJSON: commandOf(r.Hook.Spec), Approved: r.Hook.Approved,
 		ExitCode: res.ExitCode, TimedOut: res.TimedOut, Error: pyjson.NullIfEmpty(res.Err),
-		ElapsedSeconds: res.ElapsedSeconds(), RunEventWouldSkip: pyjson.NullIfEmpty(wouldSkip(r.Hook)), outputJSON: outputJSON{res.Stdout, res.Stderr, res.StdoutTruncated, res.StderrTruncated},
+		ElapsedSeconds: res.ElapsedSeconds(), RunEventWouldSkip: pyjson.NullIfEmpty(wouldSkip(r.Hook)), outputJSON: shellOutput(res),
 		Parsed: r.Eval.Answer, Warnings: nonNil(r.Eval.Warnings), GuardRefusal: pyjson.NullIfEmpty(r.GuardRefusal)}
 }

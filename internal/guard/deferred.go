@@ -39,19 +39,43 @@ func (g *run) deferLine(e audit.Entry) error {
 	return spawnDetached(deferArg0, append(append(note, '\n'), e.Line...))
 }
 
-// spawnDetached starts /proc/self/exe as argv0 in a new session, with
-// input on its stdin and /dev/null for its stdout and stderr: outside the
-// process group the agent kills, and holding none of the agent's pipes.
+// spawnDetached starts a detached copy of the guard as argv0
+// (startDetached) and writes input to its stdin.
 func spawnDetached(argv0 string, input []byte) error {
+	fd, err := startDetached(argv0)
+	if err != nil {
+		return err
+	}
+	defer syscall.Close(fd)
+	for b := input; len(b) > 0; {
+		n, err := syscall.Write(fd, b)
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		b = b[n:]
+	}
+	return nil
+}
+
+// startDetached starts /proc/self/exe as argv0 in a new session, with the
+// read end of a pipe on its stdin and /dev/null for its stdout and stderr:
+// outside the process group the agent kills, and holding none of the
+// agent's pipes (so the agent's reads of stdout and stderr end as
+// before). It returns the pipe's write end, which the caller closes. The
+// deferred writer and the witness are both started so.
+func startDetached(argv0 string) (int, error) {
 	var p [2]int
 	if err := syscall.Pipe2(p[:], syscall.O_CLOEXEC); err != nil {
-		return err
+		return -1, err
 	}
 	null, err := syscall.Open(os.DevNull, syscall.O_RDWR|syscall.O_CLOEXEC, 0)
 	if err != nil {
 		syscall.Close(p[0])
 		syscall.Close(p[1])
-		return err
+		return -1, err
 	}
 	_, err = syscall.ForkExec("/proc/self/exe", []string{argv0}, &syscall.ProcAttr{
 		Env:   []string{},
@@ -62,20 +86,9 @@ func spawnDetached(argv0 string, input []byte) error {
 	syscall.Close(null)
 	if err != nil {
 		syscall.Close(p[1])
-		return err
+		return -1, err
 	}
-	defer syscall.Close(p[1])
-	for b := input; len(b) > 0; {
-		n, err := syscall.Write(p[1], b)
-		if err == syscall.EINTR {
-			continue
-		}
-		if err != nil {
-			return err
-		}
-		b = b[n:]
-	}
-	return nil
+	return p[1], nil
 }
 
 // isDeferred reports whether args start the guard as its deferred writer.

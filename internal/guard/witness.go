@@ -73,35 +73,16 @@ func (w *witness) start(note witnessNote) {
 	if w.done {
 		return
 	}
-	var p [2]int
-	if err := syscall.Pipe2(p[:], syscall.O_CLOEXEC); err != nil {
-		return
-	}
-	null, err := syscall.Open(os.DevNull, syscall.O_RDWR|syscall.O_CLOEXEC, 0)
+	fd, err := startDetached(witnessArg0)
 	if err != nil {
-		syscall.Close(p[0])
-		syscall.Close(p[1])
-		return
-	}
-	// Its own session: outside the group the agent kills; no descriptor of
-	// the hook's, so the agent's reads of stdout and stderr end as before.
-	_, err = syscall.ForkExec("/proc/self/exe", []string{witnessArg0}, &syscall.ProcAttr{
-		Env:   []string{},
-		Files: []uintptr{uintptr(p[0]), uintptr(null), uintptr(null)},
-		Sys:   &syscall.SysProcAttr{Setsid: true},
-	})
-	syscall.Close(p[0])
-	syscall.Close(null)
-	if err != nil {
-		syscall.Close(p[1])
 		return
 	}
 	line, _ := json.Marshal(note)
-	if _, err := syscall.Write(p[1], append(line, '\n')); err != nil {
-		syscall.Close(p[1])
+	if _, err := syscall.Write(fd, append(line, '\n')); err != nil {
+		syscall.Close(fd)
 		return
 	}
-	w.fd = p[1]
+	w.fd = fd
 }
 
 // finish tells the witness, if one runs, that the guard wrote its own line.

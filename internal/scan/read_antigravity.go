@@ -16,21 +16,8 @@ import (
 // file stops running. An event name it does not dispatch is only discarded.
 // Event names match whatever their case.
 func readAntigravity(c *checkout, a *Agent) reading {
-	var out reading
-	for _, rel := range []string{".agents/hooks.json", ".agent/hooks.json"} {
-		root, prob, ok := readJSONFile(c, rel, parseJSON)
-		if !ok {
-			continue
-		}
-		if prob != nil {
-			out.problems = append(out.problems, *prob)
-			continue
-		}
-		r := antigravityFile(a, rel, root)
-		out.hooks = append(out.hooks, r.hooks...)
-		out.problems = append(out.problems, r.problems...)
-	}
-	return out
+	return readJSONFiles(c, []string{".agents/hooks.json", ".agent/hooks.json"}, parseJSON,
+		func(rel string, root *jv) reading { return antigravityFile(a, rel, root) })
 }
 
 func antigravityFile(a *Agent, rel string, root *jv) reading {

@@ -113,13 +113,13 @@ func readJSONFile(c *checkout, rel string, parse func([]byte) (*jv, error)) (roo
 	return root, nil, true
 }
 
-// readClaude reads .claude/settings.json and .claude/settings.local.json.
-// Claude Code runs a hook command with sh -c in the project folder
-// ($CLAUDE_PROJECT_DIR).
-func readClaude(c *checkout, a *Agent) reading {
+// readJSONFiles reads each of rels that is there with parse and adds what
+// file makes of it; a file that cannot be read or parsed is one problem
+// and nothing else.
+func readJSONFiles(c *checkout, rels []string, parse func([]byte) (*jv, error), file func(rel string, root *jv) reading) reading {
 	var out reading
-	for _, rel := range []string{".claude/settings.json", ".claude/settings.local.json"} {
-		root, prob, ok := readJSONFile(c, rel, parseJSON)
+	for _, rel := range rels {
+		root, prob, ok := readJSONFile(c, rel, parse)
 		if !ok {
 			continue
 		}
@@ -127,23 +127,22 @@ func readClaude(c *checkout, a *Agent) reading {
 			out.problems = append(out.problems, *prob)
 			continue
 		}
-		r := groupsShape(a, rel, root.get("hooks"), true)
-		out.hooks = append(out.hooks, r.hooks...)
-		out.problems = append(out.problems, r.problems...)
+		out.add(file(rel, root))
 	}
 	return out
+}
+
+// readClaude reads .claude/settings.json and .claude/settings.local.json.
+// Claude Code runs a hook command with sh -c in the project folder
+// ($CLAUDE_PROJECT_DIR).
+func readClaude(c *checkout, a *Agent) reading {
+	return readJSONFiles(c, []string{".claude/settings.json", ".claude/settings.local.json"}, parseJSON,
+		func(rel string, root *jv) reading { return groupsShape(a, rel, root.get("hooks"), true) })
 }
 
 // readGemini reads the legacy .gemini/settings.json of Gemini CLI, which
 // allows comments; keys it does not know are skipped.
 func readGemini(c *checkout, a *Agent) reading {
-	rel := path.Join(".gemini", "settings.json")
-	root, prob, ok := readJSONFile(c, rel, parseJSONC)
-	if !ok {
-		return reading{}
-	}
-	if prob != nil {
-		return reading{problems: []fileProblem{*prob}}
-	}
-	return groupsShape(a, rel, root.get("hooks"), false)
+	return readJSONFiles(c, []string{path.Join(".gemini", "settings.json")}, parseJSONC,
+		func(rel string, root *jv) reading { return groupsShape(a, rel, root.get("hooks"), false) })
 }

@@ -14,20 +14,9 @@ import (
 // layer; hooks from both run. Codex runs a command with the shell, in the
 // project folder.
 func readCodex(c *checkout, a *Agent) reading {
-	var out reading
-	rel := ".codex/hooks.json"
-	if root, prob, ok := readJSONFile(c, rel, parseJSON); ok {
-		if prob != nil {
-			out.problems = append(out.problems, *prob)
-		} else {
-			r := groupsShape(a, rel, root.get("hooks"), true)
-			out.hooks = append(out.hooks, r.hooks...)
-			out.problems = append(out.problems, r.problems...)
-		}
-	}
-	r := readCodexTOML(c, ".codex/config.toml")
-	out.hooks = append(out.hooks, r.hooks...)
-	out.problems = append(out.problems, r.problems...)
+	out := readJSONFiles(c, []string{".codex/hooks.json"}, parseJSON,
+		func(rel string, root *jv) reading { return groupsShape(a, rel, root.get("hooks"), true) })
+	out.add(readCodexTOML(c, ".codex/config.toml"))
 	return out
 }
 

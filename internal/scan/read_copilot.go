@@ -10,21 +10,13 @@ import (
 // and macOS the bash command runs, in cwd (relative to the repository's
 // root) or the root. A file Copilot cannot parse loads no hook.
 func readCopilot(c *checkout, a *Agent) reading {
-	var out reading
-	for _, rel := range c.glob(".github/hooks/*.json") {
-		root, prob, ok := readJSONFile(c, rel, parseJSON)
-		if !ok {
-			continue
-		}
-		if prob != nil {
-			out.problems = append(out.problems, *prob)
-			continue
-		}
+	return readJSONFiles(c, c.glob(".github/hooks/*.json"), parseJSON, func(rel string, root *jv) reading {
+		var out reading
 		hooks := root.get("hooks")
 		if hooks == nil || hooks.kind != 'o' {
 			out.problems = append(out.problems, fileProblem{file: rel, line: root.line,
 				reason: fmt.Sprintf("\"hooks\" is %s, not an object", hooks.kindName())})
-			continue
+			return out
 		}
 		for _, ev := range hooks.members() {
 			for _, h := range ev.val.arr {
@@ -46,6 +38,6 @@ func readCopilot(c *checkout, a *Agent) reading {
 				out.hooks = append(out.hooks, hook)
 			}
 		}
-	}
-	return out
+		return out
+	})
 }

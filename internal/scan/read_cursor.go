@@ -14,14 +14,11 @@ import (
 // switches off every other hook of the file. Project hooks run with the
 // shell in the project folder.
 func readCursor(c *checkout, a *Agent) reading {
-	rel := ".cursor/hooks.json"
-	root, prob, ok := readJSONFile(c, rel, parseJSON)
-	if !ok {
-		return reading{}
-	}
-	if prob != nil {
-		return reading{problems: []fileProblem{*prob}}
-	}
+	return readJSONFiles(c, []string{".cursor/hooks.json"}, parseJSON,
+		func(rel string, root *jv) reading { return cursorFile(a, rel, root) })
+}
+
+func cursorFile(a *Agent, rel string, root *jv) reading {
 	var r reading
 	drop := func(line int, format string, args ...any) {
 		r.problems = append(r.problems, fileProblem{file: rel, line: line, reason: fmt.Sprintf(format, args...)})

@@ -12,32 +12,26 @@ import (
 // C}, "enabled": B}]}). Agent-prompt actions run no command. A hook file
 // Kiro cannot parse is not loaded; a hook with "enabled": false is off.
 func readKiro(c *checkout, a *Agent) reading {
-	var out reading
+	var files []string
 	for _, rel := range c.glob(".kiro/hooks/*") {
-		ide := strings.HasSuffix(rel, ".kiro.hook")
-		if !ide && !strings.HasSuffix(rel, ".json") {
-			continue
+		if strings.HasSuffix(rel, ".kiro.hook") || strings.HasSuffix(rel, ".json") {
+			files = append(files, rel)
 		}
-		root, prob, ok := readJSONFile(c, rel, parseJSON)
-		if !ok {
-			continue
-		}
-		if prob != nil {
-			out.problems = append(out.problems, *prob)
-			continue
-		}
-		if ide {
+	}
+	return readJSONFiles(c, files, parseJSON, func(rel string, root *jv) reading {
+		var out reading
+		if strings.HasSuffix(rel, ".kiro.hook") {
 			if h, ok := kiroHook(root, root.get("when"), "type", root.get("then"), "runCommand"); ok {
 				h.File = rel
 				out.hooks = append(out.hooks, h)
 			}
-			continue
+			return out
 		}
 		list := root.get("hooks")
 		if list == nil || list.kind != 'a' {
 			out.problems = append(out.problems, fileProblem{file: rel, line: root.line,
 				reason: fmt.Sprintf("\"hooks\" is %s, not an array", list.kindName())})
-			continue
+			return out
 		}
 		for _, item := range list.arr {
 			if h, ok := kiroHook(item, item, "trigger", item.get("action"), "command"); ok {
@@ -45,8 +39,8 @@ func readKiro(c *checkout, a *Agent) reading {
 				out.hooks = append(out.hooks, h)
 			}
 		}
-	}
-	return out
+		return out
+	})
 }
 
 // kiroHook reads one hook: on is where "enabled" is, trig holds the trigger

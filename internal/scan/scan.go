@@ -128,6 +128,12 @@ type reading struct {
 	problems []fileProblem
 }
 
+// add appends what another reading found.
+func (r *reading) add(o reading) {
+	r.hooks = append(r.hooks, o.hooks...)
+	r.problems = append(r.problems, o.problems...)
+}
+
 // Scan lists the hooks of the checkout at dir. It reads files and never
 // runs anything. An error is returned only when dir itself cannot be read;
 // a file that cannot be read or parsed is a finding.

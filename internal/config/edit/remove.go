@@ -6,8 +6,6 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
-
-	"github.com/hermes-hooks/hermes/internal/config"
 )
 
 // Match decides whether an item of a list is removed. key is the key of
@@ -20,53 +18,46 @@ type Match func(key string, index int, item *yaml.Node) bool
 // empty). Comments around a removed item are kept; a comment on the item's
 // own lines goes with it.
 func (d *Doc) Remove(path []string, match Match) ([]byte, int, error) {
-	m := d.Lookup(path)
-	if m == nil || m.Kind != yaml.MappingNode {
-		return d.src, 0, nil
-	}
-	aliased := d.aliasedOnPath(path)
 	var sp []splice
 	removed := map[string][]int{}
 	count := 0
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		k, v := m.Content[i], m.Content[i+1]
-		seq := config.Deref(v)
-		if seq == nil || seq.Kind != yaml.SequenceNode {
-			continue
-		}
+	err := d.eachList(path, func(l list) error {
 		var idx []int
-		for j, it := range seq.Content {
-			if match(k.Value, j, it) {
+		for j, it := range l.seq.Content {
+			if match(l.key.Value, j, it) {
 				idx = append(idx, j)
 			}
 		}
 		if len(idx) == 0 {
-			continue
+			return nil
 		}
-		name := strings.Join(append(append([]string(nil), path...), k.Value), ".")
-		if aliased || v.Kind == yaml.AliasNode {
-			return nil, 0, refused(k.Line, "%s is (inside) an alias of a value defined elsewhere; edit it by hand", name)
+		if l.viaAlias() {
+			return refused(l.key.Line, "%s is (inside) an alias of a value defined elsewhere; edit it by hand", l.name)
 		}
-		reused := d.aliasTo(seq) || d.aliasToPath(path)
+		reused := l.anchored()
 		for _, j := range idx {
-			reused = reused || d.reused(seq.Content[j])
+			reused = reused || d.reused(l.seq.Content[j])
 		}
 		if reused {
-			return nil, 0, refused(k.Line, "%s is reused elsewhere in the file through an anchor (&%s); changing it would change those places too, so edit it by hand", name, anchorIn(seq))
+			return refused(l.key.Line, "%s is reused elsewhere in the file through an anchor (&%s); changing it would change those places too, so edit it by hand", l.name, anchorIn(l.seq))
 		}
 		var s []splice
 		var err error
-		if seq.Style&yaml.FlowStyle != 0 {
-			s, err = d.flowRemove(seq, idx)
+		if l.seq.Style&yaml.FlowStyle != 0 {
+			s, err = d.flowRemove(l.seq, idx)
 		} else {
-			s, err = d.blockRemove(seq, idx)
+			s, err = d.blockRemove(l.seq, idx)
 		}
 		if err != nil {
-			return nil, 0, err
+			return err
 		}
 		sp = append(sp, s...)
-		removed[k.Value] = idx
+		removed[l.key.Value] = idx
 		count += len(idx)
+		return nil
+	})
+	if err != nil {
+		return nil, 0, err
 	}
 	if count == 0 {
 		return d.src, 0, nil
@@ -78,6 +69,8 @@ func (d *Doc) Remove(path []string, match Match) ([]byte, int, error) {
 	return out, count, nil
 }
 
+// aliasedOnPath reports whether the mapping at path is, or is inside, an
+// alias.
 func (d *Doc) aliasedOnPath(path []string) bool {
 	n := d.root
 	for _, k := range path {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/hermes-hooks/hermes/internal/regfile"
 )
@@ -15,28 +16,34 @@ import (
 // talk to a host. They are read from the command and from the text of each
 // script of the hook's code inside the checkout: a worm hides its `curl |
 // sh` in the script a harmless-looking command names. Text, not a parse:
-// what a pattern finds is shown, for a person to judge.
+// what a pattern finds is shown, for a person to judge. Compiled on first
+// use: every hermes command initialises this package, few scan
+// (docs/performance.md).
 var (
-	downloadsAndRuns = []*regexp.Regexp{
-		regexp.MustCompile(`\b(curl|wget|fetch)\b[^|;&\n]*\|\s*(sudo\s+)?(env\s+)?(ba|da|z|k|fi)?sh\b`),
-		regexp.MustCompile(`\b(curl|wget)\b[^|;&\n]*\|\s*(sudo\s+)?(python[0-9.]*|perl|ruby|node|php)\b`),
-		regexp.MustCompile(`\b(ba|z|k)?sh\s+<\(\s*(curl|wget)\b`),
-		regexp.MustCompile(`\b(ba|z|k)?sh\s+-c\s+["']?\$\(\s*(curl|wget)\b`),
-		regexp.MustCompile(`\beval\s+["']?\$\(\s*(curl|wget)\b`),
-		regexp.MustCompile(`\bnpx\s+(-y|--yes)\b`),
-		regexp.MustCompile(`\bnpm\s+exec\s+(-y|--yes)\b`),
-		regexp.MustCompile(`\buvx\s`),
-		regexp.MustCompile(`\bpipx\s+run\b`),
-		regexp.MustCompile(`\b(pip[0-9.]*|python[0-9.]*\s+-m\s+pip)\s+install\b`),
-	}
-	network = []*regexp.Regexp{
-		regexp.MustCompile(`(^|[\s|;&(/'"])(curl|wget|nc|ncat|netcat|socat|ssh|scp|sftp|rsync|telnet|ftp|aria2c)(\s|$)`),
-		regexp.MustCompile(`/dev/(tcp|udp)/`),
-		regexp.MustCompile(`\bgit\s+(clone|fetch|pull|push|ls-remote)\b`),
-		regexp.MustCompile(`\b(urllib\.request|urlopen|http\.client|requests\.(get|post|put)|socket\.socket)\b`),
-		regexp.MustCompile(`\bfetch\(\s*['"` + "`" + `]https?://`),
-		regexp.MustCompile(`https?://[A-Za-z0-9.-]+`),
-	}
+	downloadsAndRuns = sync.OnceValue(func() []*regexp.Regexp {
+		return []*regexp.Regexp{
+			regexp.MustCompile(`\b(curl|wget|fetch)\b[^|;&\n]*\|\s*(sudo\s+)?(env\s+)?(ba|da|z|k|fi)?sh\b`),
+			regexp.MustCompile(`\b(curl|wget)\b[^|;&\n]*\|\s*(sudo\s+)?(python[0-9.]*|perl|ruby|node|php)\b`),
+			regexp.MustCompile(`\b(ba|z|k)?sh\s+<\(\s*(curl|wget)\b`),
+			regexp.MustCompile(`\b(ba|z|k)?sh\s+-c\s+["']?\$\(\s*(curl|wget)\b`),
+			regexp.MustCompile(`\beval\s+["']?\$\(\s*(curl|wget)\b`),
+			regexp.MustCompile(`\bnpx\s+(-y|--yes)\b`),
+			regexp.MustCompile(`\bnpm\s+exec\s+(-y|--yes)\b`),
+			regexp.MustCompile(`\buvx\s`),
+			regexp.MustCompile(`\bpipx\s+run\b`),
+			regexp.MustCompile(`\b(pip[0-9.]*|python[0-9.]*\s+-m\s+pip)\s+install\b`),
+		}
+	})
+	network = sync.OnceValue(func() []*regexp.Regexp {
+		return []*regexp.Regexp{
+			regexp.MustCompile(`(^|[\s|;&(/'"])(curl|wget|nc|ncat|netcat|socat|ssh|scp|sftp|rsync|telnet|ftp|aria2c)(\s|$)`),
+			regexp.MustCompile(`/dev/(tcp|udp)/`),
+			regexp.MustCompile(`\bgit\s+(clone|fetch|pull|push|ls-remote)\b`),
+			regexp.MustCompile(`\b(urllib\.request|urlopen|http\.client|requests\.(get|post|put)|socket\.socket)\b`),
+			regexp.MustCompile(`\bfetch\(\s*['"` + "`" + `]https?://`),
+			regexp.MustCompile(`https?://[A-Za-z0-9.-]+`),
+		}
+	})
 )
 
 // maxScriptText bounds how much of a script is read for patterns.
@@ -66,10 +73,10 @@ func (c *checkout) hookFindings(h Hook, a *Agent, code Code) []Finding {
 			}
 		}
 	}
-	if what, where, ok := firstMatch(downloadsAndRuns, texts); ok {
+	if what, where, ok := firstMatch(downloadsAndRuns(), texts); ok {
 		add(KindDownloads, "downloads and runs: "+what+where)
 	}
-	if what, where, ok := firstMatch(network, texts); ok {
+	if what, where, ok := firstMatch(network(), texts); ok {
 		add(KindNetwork, "network: "+what+where)
 	}
 	return out

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/pelletier/go-toml/v2"
 )
@@ -98,9 +99,12 @@ func readCodexTOML(c *checkout, rel string) reading {
 	return out
 }
 
+// Compiled on first use, like findings.go's patterns.
 var (
-	tomlHeader  = regexp.MustCompile(`^\s*\[\[?\s*hooks\.("?)([^".\]]+)("?)`)
-	tomlCommand = regexp.MustCompile(`^\s*command\s*=`)
+	tomlHeader = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^\s*\[\[?\s*hooks\.("?)([^".\]]+)("?)`)
+	})
+	tomlCommand = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*command\s*=`) })
 )
 
 // commandLines finds, per event, the lines of `command =` under
@@ -112,12 +116,12 @@ func commandLines(text string) map[string][]int {
 	for i, l := range strings.Split(text, "\n") {
 		if strings.HasPrefix(strings.TrimSpace(l), "[") {
 			event = ""
-			if m := tomlHeader.FindStringSubmatch(l); m != nil {
+			if m := tomlHeader().FindStringSubmatch(l); m != nil {
 				event = m[2]
 			}
 			continue
 		}
-		if event != "" && tomlCommand.MatchString(l) {
+		if event != "" && tomlCommand().MatchString(l) {
 			out[event] = append(out[event], i+1)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // A Matcher is a Claude Code matcher translated for Hermes.
@@ -18,11 +19,16 @@ type Matcher struct {
 	Claude []string
 }
 
-var exactList = regexp.MustCompile(`^[A-Za-z0-9_]+(\s*[|,]\s*[A-Za-z0-9_]+)*$`)
+// The package's regular expressions are compiled on first use: hermes-guard
+// imports this package and starts on every tool call, mostly without
+// --dialect (SPEC §24 item 10, docs/performance.md).
+var exactList = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_]+(\s*[|,]\s*[A-Za-z0-9_]+)*$`) })
 
 // mcpPattern is an alternative of a matcher that names MCP tools: Claude's
 // mcp__<server>__<tool>, written literally or with .* for the tool.
-var mcpPattern = regexp.MustCompile(`^\^?mcp__([A-Za-z0-9-]+)(?:__([A-Za-z0-9_-]+|\.\*))?(\.\*)?\$?$`)
+var mcpPattern = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\^?mcp__([A-Za-z0-9-]+)(?:__([A-Za-z0-9_-]+|\.\*))?(\.\*)?\$?$`)
+})
 
 // TranslateMatcher turns the matcher of a tool event's group into a Hermes
 // matcher, with Claude Code's rules: empty or "*" is every tool; only
@@ -39,7 +45,7 @@ func TranslateMatcher(m string) (Matcher, error) {
 	var names []string
 	var mcp []string
 	var notes []string
-	if exactList.MatchString(m) {
+	if exactList().MatchString(m) {
 		for _, n := range strings.FieldsFunc(m, func(r rune) bool { return r == '|' || r == ',' }) {
 			n = strings.TrimSpace(n)
 			if strings.HasPrefix(n, "mcp__") {
@@ -55,7 +61,7 @@ func TranslateMatcher(m string) (Matcher, error) {
 	} else {
 		var rest []string
 		for _, alt := range splitTopLevel(m) {
-			if sm := mcpPattern.FindStringSubmatch(alt); sm != nil {
+			if sm := mcpPattern().FindStringSubmatch(alt); sm != nil {
 				mcp = append(mcp, mcpRegex(sm, alt))
 				continue
 			}
@@ -148,9 +154,9 @@ func mcpName(n string) (string, bool) {
 	return "mcp_" + sanitize(server) + "_" + sanitize(tool), true
 }
 
-var nonWord = regexp.MustCompile(`[^A-Za-z0-9_]`)
+var nonWord = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^A-Za-z0-9_]`) })
 
-func sanitize(s string) string { return nonWord.ReplaceAllString(s, "_") }
+func sanitize(s string) string { return nonWord().ReplaceAllString(s, "_") }
 
 // mcpRegex: mcp__srv__tool, mcp__srv__.*, mcp__srv, unanchored unless it
 // ends with $.
@@ -207,7 +213,7 @@ func SessionMatcherFires(m, value string) (fires, ok bool) {
 	if m == "" || m == "*" {
 		return true, true
 	}
-	if exactList.MatchString(m) {
+	if exactList().MatchString(m) {
 		for _, n := range strings.FieldsFunc(m, func(r rune) bool { return r == '|' || r == ',' }) {
 			if strings.TrimSpace(n) == value {
 				return true, true

@@ -6,6 +6,7 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/hermes-hooks/hermes/internal/code"
 )
@@ -45,7 +46,7 @@ var fileRuleTools = map[string][]string{
 // counterpart, and every file it names is seen by Edit and Write rules.
 const patchTool = "patch"
 
-var bareTool = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]*$`)
+var bareTool = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]*$`) })
 
 // ParseRule reads an `if` rule. An error says why this tool cannot
 // evaluate it: the importer then leaves the hook out.
@@ -54,7 +55,7 @@ func ParseRule(s string) (Rule, error) {
 	r := Rule{Text: s}
 	open := strings.IndexByte(s, '(')
 	if open < 0 {
-		if !bareTool.MatchString(s) {
+		if !bareTool().MatchString(s) {
 			return r, fmt.Errorf("if rule %q is not a tool name or Tool(pattern)", s)
 		}
 		r.Tool, r.kind = s, ruleTool
@@ -85,7 +86,7 @@ func ParseRule(s string) (Rule, error) {
 	default:
 		return r, fmt.Errorf("if rule %q: this tool evaluates patterns for Bash, Edit, Read and WebFetch(domain:…) only", s)
 	}
-	if !bareTool.MatchString(r.Tool) {
+	if !bareTool().MatchString(r.Tool) {
 		return r, fmt.Errorf("if rule %q does not start with a tool name", s)
 	}
 	return r, nil
@@ -202,9 +203,9 @@ func bashMatch(r Rule, command string) bool {
 	return false
 }
 
-var commandSep = regexp.MustCompile(`&&|\|\||[;|&\n]`)
+var commandSep = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`&&|\|\||[;|&\n]`) })
 
-func splitCommands(s string) []string { return commandSep.Split(s, -1) }
+func splitCommands(s string) []string { return commandSep().Split(s, -1) }
 
 // wildMatch: * matches any run of characters (spaces and slashes too).
 func wildMatch(pattern, s string) bool {

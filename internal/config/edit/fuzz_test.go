@@ -2,6 +2,7 @@ package edit
 
 import (
 	"errors"
+	"fmt"
 	"path/filepath"
 	"testing"
 
@@ -62,8 +63,8 @@ func sameModuloEmpty(a, b any) bool {
 	if sameValue(a, b) {
 		return true
 	}
-	am, _ := a.(map[string]any)
-	bm, ok := b.(map[string]any)
+	am, _ := stringKeyed(a)
+	bm, ok := stringKeyed(b)
 	if !ok {
 		return false
 	}
@@ -92,7 +93,29 @@ func sameModuloEmpty(a, b any) bool {
 		wantTop[k] = v
 	}
 	wantTop["hooks"] = want
-	return sameValue(wantTop, b)
+	return sameValue(wantTop, bm)
+}
+
+// stringKeyed is a top-level mapping with its keys as strings: yaml.v3
+// decodes a mapping with any non-string key (0:) as map[any]any, and the
+// hooks: an append adds sits beside such keys. ok is false for anything
+// else, or when two keys would read the same.
+func stringKeyed(v any) (map[string]any, bool) {
+	switch m := v.(type) {
+	case map[string]any:
+		return m, true
+	case map[any]any:
+		out := make(map[string]any, len(m))
+		for k, v := range m {
+			ks := fmt.Sprint(k)
+			if _, dup := out[ks]; dup {
+				return nil, false
+			}
+			out[ks] = v
+		}
+		return out, true
+	}
+	return nil, false
 }
 
 // FuzzRemove: removing the first item of every list under hooks never

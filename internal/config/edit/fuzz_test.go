@@ -71,9 +71,9 @@ func sameModuloEmpty(a, b any) bool {
 	if am == nil {
 		am = map[string]any{}
 	}
-	ah, _ := am["hooks"].(map[string]any)
-	bh, _ := bm["hooks"].(map[string]any)
-	if bh == nil {
+	ah, _ := stringKeyed(am["hooks"])
+	bh, ok := stringKeyed(bm["hooks"])
+	if !ok {
 		return false
 	}
 	if ah == nil {
@@ -88,15 +88,18 @@ func sameModuloEmpty(a, b any) bool {
 	} else if l, ok := v.([]any); ok && len(l) == 0 {
 		want["pre_tool_call"] = emptyMarker{}
 	}
-	wantTop := map[string]any{}
+	wantTop, gotTop := map[string]any{}, map[string]any{}
 	for k, v := range am {
 		wantTop[k] = v
 	}
-	wantTop["hooks"] = want
-	return sameValue(wantTop, bm)
+	for k, v := range bm {
+		gotTop[k] = v
+	}
+	wantTop["hooks"], gotTop["hooks"] = want, bh
+	return sameValue(wantTop, gotTop)
 }
 
-// stringKeyed is a top-level mapping with its keys as strings: yaml.v3
+// stringKeyed is a mapping with its keys as strings: yaml.v3
 // decodes a mapping with any non-string key (0:) as map[any]any, and the
 // hooks: an append adds sits beside such keys. ok is false for anything
 // else, or when two keys would read the same.

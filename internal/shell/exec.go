@@ -65,11 +65,22 @@ func (Exec) Run(ctx context.Context, req Request) Result {
 	}
 	defer p.closeOurs()
 
-	cmd := exec.Command(req.Argv[0], req.Argv[1:]...)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = p.inR, p.outW, p.errW
-	cmd.Env, cmd.Dir = req.Env, req.Dir
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	err = cmd.Start()
+	var cmd *exec.Cmd
+	for try := 0; ; try++ {
+		cmd = exec.Command(req.Argv[0], req.Argv[1:]...)
+		cmd.Stdin, cmd.Stdout, cmd.Stderr = p.inR, p.outW, p.errW
+		cmd.Env, cmd.Dir = req.Env, req.Dir
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+		err = cmd.Start()
+		// A script written a moment ago (doctor --chaos's stand-ins) can
+		// still be open for writing in a child another goroutine is
+		// forking: exec then fails with ETXTBSY until that child execs.
+		// That is this process's own race, not the hook's: start again.
+		if !errors.Is(err, syscall.ETXTBSY) || try == 50 {
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
 	// The child has its own copies now; ours must go so that we see EOF
 	// when the child's side closes.
 	p.closeChilds()

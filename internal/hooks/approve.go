@@ -111,19 +111,9 @@ func orNoScript(path string) string {
 // approval: a pinned file that is there but cannot be hashed, or whose
 // hash is not the one shown, records nothing.
 func codeNow(h ShellHook, script allowlist.Fingerprint) (code.Code, error) {
-	c := h.Code
-	c.Files = append([]code.File(nil), h.Code.Files...)
-	for i, f := range c.Files {
-		switch {
-		case f.System:
-		case f.Path == script.Path:
-			// §4's script, read once for the approval and already judged.
-			c.Files[i].SHA256 = script.SHA256
-		default:
-			// An unreadable file keeps "": judged just below.
-			c.Files[i].SHA256, _ = code.Hash(f.Path)
-		}
-	}
+	// §4's script was read once for the approval and already judged; an
+	// unreadable file keeps "": judged just below.
+	c := hashedCode(h, script)
 	if why := trust.CodeUnhashable(c, script.Path); why != "" {
 		return c, fmt.Errorf("%s hook %q: %s; not approved", h.Event, h.Shown(), why)
 	}

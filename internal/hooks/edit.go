@@ -105,7 +105,7 @@ func (s *Setup) ReplaceFile(h ShellHook, file string, content []byte, wantSHA256
 	fp.Path = h.Script
 	entry := allowlist.NewEntry(h.Event, h.Command, via, fp, now)
 	if len(h.Code.Files) > 0 {
-		entry = entry.WithCode(editedCode(h, fp))
+		entry = entry.WithCode(hashedCode(h, fp))
 	}
 	warnings, err := s.Store.Swap(
 		func(l *allowlist.List) error {
@@ -175,10 +175,10 @@ func syncDir(dir string) {
 	d.Close()
 }
 
-// editedCode is h's code as it will be once the edited script is in place
-// (SPEC §23): the script with the new bytes' sha256, every other pinned
-// file hashed now, so that the staged approval pins all of it.
-func editedCode(h ShellHook, script allowlist.Fingerprint) code.Code {
+// hashedCode is h's code with each pinned file's sha256: §4's script's
+// from script (the bytes approved or about to replace it), every other
+// file's hashed now ("" when it cannot be read). approve and edit record it.
+func hashedCode(h ShellHook, script allowlist.Fingerprint) code.Code {
 	c := h.Code
 	c.Files = append([]code.File(nil), h.Code.Files...)
 	for i, f := range c.Files {

@@ -13,6 +13,7 @@ for target in \
   ./internal/allowlist:FuzzRead \
   ./internal/lockfile:FuzzParse \
   ./internal/allowlist:FuzzValidJSON \
+  ./internal/allowlist:FuzzReadCode \
   ./internal/config/edit:FuzzAppendRemove \
   ./internal/config/edit:FuzzRemove \
   ./internal/cli:FuzzIndentJSON \

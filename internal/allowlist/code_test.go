@@ -1,6 +1,8 @@
 package allowlist
 
 import (
+	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -42,4 +44,37 @@ func TestEntryCodeRoundTrip(t *testing.T) {
 	if e, _ := old.Find("e", "c"); e.HasCode() {
 		t.Error("an entry without code reads as having one")
 	}
+}
+
+// TestReadCodeAsUnmarshal: readCode reads every code list as
+// json.Unmarshal into []code.File did (unmarshalCode): keys in any case,
+// repeated keys, nulls, wrong types, escapes, invalid UTF-8, bad JSON.
+func TestReadCodeAsUnmarshal(t *testing.T) {
+	for _, raw := range []string{
+		`null`, `[]`, ` [ ] `, `{}`, `"x"`, `1`, `[null]`, `[1]`, `["x"]`, `[[]]`,
+		`[{"path":"/a","sha256":"ab"},{"path":"/bin/sh","system":true}]`,
+		`[{"PATH":"/a","Sha256":"ab","SYSTEM":false}]`,
+		`[{"path":"/a","path":"/b"}]`, `[{"path":"/a","path":null}]`, `[{"path":null}]`,
+		`[{"path":1}]`, `[{"path":"/a","system":"yes"}]`, `[{"path":"/a","sha256":false}]`,
+		`[{"path":"/a","other":[1,{"x":2}]}]`, `[{"path":"/\u00e9\"q\\\n"}]`, `[{"p\u0061th":"/a"}]`,
+		`[{"path":"/a\xff"}]`, `[{"\xffpath":"/a"}]`, `[{"path":"/a"}`, `[{"path":"/a",}]`, `[{"path":NaN}]`,
+		`[{"path":"/a"},null]`, `[{"path":""}]`, `[{"ſystem":true,"path":"/a"}]`,
+	} {
+		got, want := readCode(json.RawMessage(raw)), unmarshalCode(json.RawMessage(raw))
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: read %#v, json.Unmarshal %#v", raw, got, want)
+		}
+	}
+}
+
+// FuzzReadCode: readCode agrees with json.Unmarshal on any input.
+func FuzzReadCode(f *testing.F) {
+	f.Add(`[{"path":"/a","sha256":"ab"},{"path":"/bin/sh","system":true}]`)
+	f.Add(`[{"PATH":"/a","path":null,"System":false}]`)
+	f.Fuzz(func(t *testing.T, raw string) {
+		got, want := readCode(json.RawMessage(raw)), unmarshalCode(json.RawMessage(raw))
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%q: read %#v, json.Unmarshal %#v", raw, got, want)
+		}
+	})
 }

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 	"unsafe"
 
 	"github.com/hermes-hooks/hermes/internal/code"
@@ -306,8 +307,56 @@ func codeValue(files []code.File) []any {
 }
 
 // readCode reads a code list; a malformed one reads as no code (the entry
-// is then judged on its §4 script, as before §23).
+// is then judged on its §4 script, as before §23). It reads what
+// json.Unmarshal into []code.File reads (keys matched without regard to
+// case, the last of a repeated key kept, a null leaving a field unset),
+// without its reflection, which the guard paid on every run (SPEC §24 item
+// 10); TestReadCodeAsUnmarshal holds the two equal.
 func readCode(raw json.RawMessage) []code.File {
+	if jsonKind(raw) != "a list" || !json.Valid(raw) {
+		return nil
+	}
+	if !utf8.Valid(raw) {
+		return unmarshalCode(raw) // strings then read with U+FFFD, as there
+	}
+	files, ok := []code.File{}, true
+	eachElement(raw, func(v []byte) {
+		var f code.File
+		switch jsonKind(v) {
+		case "null":
+		case "an object":
+			eachMember(v, func(key, value []byte) {
+				k, kind := keyBytes(key), jsonKind(value)
+				switch {
+				case kind == "null":
+				case bytes.EqualFold(k, []byte("path")) && kind == "a string":
+					f.Path = unquote(value)
+				case bytes.EqualFold(k, []byte("sha256")) && kind == "a string":
+					f.SHA256 = unquote(value)
+				case bytes.EqualFold(k, []byte("system")) && kind == "a boolean":
+					f.System = value[0] == 't'
+				case bytes.EqualFold(k, []byte("path")), bytes.EqualFold(k, []byte("sha256")), bytes.EqualFold(k, []byte("system")):
+					ok = false // a value of the wrong type
+				}
+			})
+		default:
+			ok = false
+		}
+		files = append(files, f)
+	})
+	if !ok {
+		return nil
+	}
+	for _, f := range files {
+		if f.Path == "" {
+			return nil
+		}
+	}
+	return files
+}
+
+// unmarshalCode is readCode by json.Unmarshal.
+func unmarshalCode(raw json.RawMessage) []code.File {
 	var files []code.File
 	if err := json.Unmarshal(raw, &files); err != nil || files == nil {
 		return nil

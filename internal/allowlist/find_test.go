@@ -1,6 +1,7 @@
 package allowlist
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -114,5 +115,19 @@ func TestFindFirstNoted(t *testing.T) {
 	}
 	if _, err := os.Stat(s.notePath("other")); err == nil {
 		t.Error("a note was kept for a lookup that found nothing")
+	}
+}
+
+// TestParseNote: a note reads back as written; anything else is no note.
+func TestParseNote(t *testing.T) {
+	id := noteID{dev: 64769, ino: 1 << 63, size: 12345, ctime: 1764633600123456789}
+	n, at, size, ok := parseNote([]byte(fmt.Sprintf("%d %d %d %d %d %d\n", id.dev, id.ino, id.size, id.ctime, 17, 330)))
+	if !ok || n != id || at != 17 || size != 330 {
+		t.Fatalf("read %v %d %d %v", n, at, size, ok)
+	}
+	for _, bad := range []string{"", "\n", "1 2 3 4 5 6", "1 2 3 4 5\n", "1 2 3 4 5 6 7\n", "1 2 3 4 5 x\n", "1  2 3 4 5 6\n", "-1 2 3 4 5 6\n"} {
+		if _, _, _, ok := parseNote([]byte(bad)); ok {
+			t.Errorf("%q read as a note", bad)
+		}
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"syscall"
 	"unicode/utf8"
 )
@@ -49,10 +51,8 @@ func readNoted(f *os.File, path string, id noteID, event string, match func(stri
 	if err != nil || len(data) > 256 {
 		return Entry{}, false
 	}
-	var n noteID
-	var at, size int64
-	if _, err := fmt.Sscanf(string(data), "%d %d %d %d %d %d\n", &n.dev, &n.ino, &n.size, &n.ctime, &at, &size); err != nil ||
-		n != id || at < 0 || size <= 0 || size > 1<<20 || uint64(at+size) > id.size {
+	n, at, size, ok := parseNote(data)
+	if !ok || n != id || at < 0 || size <= 0 || size > 1<<20 || uint64(at+size) > id.size {
 		return Entry{}, false
 	}
 	item := make([]byte, size)
@@ -64,6 +64,28 @@ func readNoted(f *os.File, path string, id noteID, event string, match func(stri
 		return Entry{}, false
 	}
 	return e, true
+}
+
+// parseNote reads a note's six numbers (writeNote's line): strconv, not
+// fmt.Sscanf, whose reflection the guard paid on every run.
+func parseNote(data []byte) (n noteID, at, size int64, ok bool) {
+	line, found := strings.CutSuffix(string(data), "\n")
+	f := strings.Split(line, " ")
+	if !found || len(f) != 6 {
+		return noteID{}, 0, 0, false
+	}
+	var u [3]uint64
+	var v [3]int64
+	var err error
+	for i := range 3 {
+		if u[i], err = strconv.ParseUint(f[i], 10, 64); err != nil {
+			return noteID{}, 0, 0, false
+		}
+		if v[i], err = strconv.ParseInt(f[3+i], 10, 64); err != nil {
+			return noteID{}, 0, 0, false
+		}
+	}
+	return noteID{u[0], u[1], u[2], v[0]}, v[1], v[2], true
 }
 
 // writeNote keeps the note, atomically; a note that cannot be written is

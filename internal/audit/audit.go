@@ -3,14 +3,10 @@
 package audit
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"path/filepath"
 	"time"
 
-	"github.com/hermes-hooks/hermes/internal/allowlist"
-	"github.com/hermes-hooks/hermes/internal/pyjson"
 	"github.com/hermes-hooks/hermes/internal/shell"
 )
 
@@ -104,11 +100,6 @@ type auditJSON struct {
 	ID               string  `json:"id,omitempty"`
 }
 
-// Warm does the first-use work of encoding a line (encoding/json's
-// reflection on the line's type, about 0.2 ms) so that a later Append does
-// not pay it: the guard warms it while its hook runs.
-func Warm() { _, _ = encode(Record{Via: ViaExec, Refusal: "x"}) }
-
 // Append appends one record as a JSON line to the audit log (file 0600,
 // folder created 0700): locked, in one write, rotated at RotateSize, and a
 // write cut short is taken back (see writeTo). It waits for another
@@ -158,48 +149,4 @@ func AppendWait(home string, e Entry, wait time.Duration) error {
 		return err
 	}
 	return appendUnlocked(Path(home), e)
-}
-
-// encode is the line of r, newline included.
-func encode(r Record) ([]byte, error) {
-	j := auditJSON{Time: allowlist.FormatTime(r.Time), Event: r.Event, Kind: r.Kind,
-		SHA256: pyjson.NullIfEmpty(r.SHA256), ExitCode: r.Result.ExitCode, TimedOut: r.Result.TimedOut,
-		Error: pyjson.NullIfEmpty(r.Result.Err), ElapsedSeconds: r.Result.ElapsedSeconds(), Wrapped: r.Wrapped}
-	// A hook's answer is kept whole only up to a size (SPEC §24 item 5):
-	// one tool call's megabytes must not flush the history.
-	var cut bool
-	j.Parsed, cut = capAnswer(r.Answer)
-	if e := capString(r.Result.Err); len(e) < len(r.Result.Err) {
-		j.Error, cut = &e, true
-	}
-	j.Truncated = cut
-	if r.SHA256After != "" && r.SHA256After != r.SHA256 {
-		j.SHA256Before, j.SHA256After = &r.SHA256, &r.SHA256After
-		j.ChangedDuringRun = true
-	}
-	j.Status, j.Via, j.PID, j.Answer, j.ID = r.Status, r.Via, r.PID, r.AnswerKind, r.ID
-	if r.Interrupted {
-		j.Status = "interrupted"
-	}
-	if r.Signal != 0 {
-		j.Signal = &r.Signal
-	}
-	if r.Refusal != "" {
-		j.Refusal = capString(r.Refusal)
-	} else if r.Via == ViaExec {
-		// The guard's lines always carry refusal, null when it ran (SPEC §17).
-		j.Refusal = json.RawMessage("null")
-	}
-	if r.Kind == "gateway" {
-		j.Name, j.Error, j.ElapsedSeconds = &r.Name, pyjson.NullIfEmpty(r.Error), r.Elapsed
-	} else {
-		j.Command = &r.Command
-	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(j); err != nil {
-		return nil, err
-	}
-	return pyjson.RestoreNonFinite(buf.Bytes()), nil
 }

@@ -16,7 +16,6 @@ import (
 func TestGuardLines(t *testing.T) {
 	home := t.TempDir()
 	code := -9
-	Warm()
 	recs := []Record{
 		{Time: time.Now(), Event: "pre_tool_call", Kind: "shell", Command: "/g -- /x.sh", SHA256: "ab",
 			Result: shell.Result{ExitCode: &code}, Via: ViaExec, PID: 42, Signal: 9, Status: StatusRan, AnswerKind: "none"},

@@ -101,9 +101,6 @@ func (g *run) exec(d Dialect) int {
 		files[2], errR = uintptr(e[1]), e[0]
 	}
 
-	if g.audit {
-		go audit.Warm() // while the hook runs, so the line costs nothing after
-	}
 	// Signals the terminal or the agent sends the group reach the hook
 	// too; the guard outlives them so it can end as the hook ends. Set
 	// before the hook starts, which may signal its group at once: the

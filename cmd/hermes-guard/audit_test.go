@@ -94,3 +94,37 @@ func TestGuardHidesSecretsAndEscapes(t *testing.T) {
 		t.Errorf("audit command %q, wrapped %q", line.Command, line.Wrapped)
 	}
 }
+
+// SPEC §29 item 10: a block answer of more than the 1 MiB the guard keeps
+// in memory is blocked by the agent, and the guard's audit line says block
+// too (it judges all of stdout, spooled, as the agent does).
+func TestGuardAuditJudgesAWholeBigAnswer(t *testing.T) {
+	l := newLab(t)
+	// 3 MiB of padding inside the block object: its end, the "}", is far
+	// past the first MiB.
+	big := l.script("big.sh", `cat >/dev/null
+printf '{"action": "block", "message": "too big to ignore", "pad": "'
+head -c 3145728 /dev/zero | tr '\0' x
+printf '"}\n'
+`)
+	wrapped := l.protect("pre_tool_call", false, big)
+	r := l.run("pre_tool_call", wrapped, payload, 30)
+	if r.ReturnCode != 0 || !strings.Contains(string(r.Answer), `"block"`) {
+		t.Fatalf("the agent got returncode %d, answer %.200s; want its block", r.ReturnCode, r.Answer)
+	}
+	var line struct {
+		Answer string
+		Parsed map[string]any
+	}
+	if err := json.Unmarshal([]byte(l.waitAuditLines(1)), &line); err != nil {
+		t.Fatal(err)
+	}
+	if line.Answer != "block" || line.Parsed["message"] != "too big to ignore" {
+		t.Errorf("the audit line judged the 3 MiB block as %q, parsed %.200v", line.Answer, line.Parsed)
+	}
+	// No spool is left behind (it is unlinked at once).
+	left, _ := filepath.Glob(filepath.Join(os.TempDir(), "hermes-answer-*"))
+	if len(left) != 0 {
+		t.Errorf("spool files left: %v", left)
+	}
+}

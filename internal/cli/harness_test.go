@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-	"github.com/spf13/viper"
 
 	"github.com/hermes-hooks/hermes/internal/allowlist"
 	"github.com/hermes-hooks/hermes/internal/config"
@@ -89,7 +88,7 @@ func harnessAt(t *testing.T, userHome, home string) *cliHarness {
 		UserHome: func() string { return userHome },
 		Runner:   shell.Exec{},
 		Now:      func() time.Time { return fixedNow },
-		Settings: viper.New(),
+		Settings: NewSettings(),
 		Prompter: h.prompter,
 	}
 	return h

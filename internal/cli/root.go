@@ -1,6 +1,6 @@
 // Package cli is the command-line surface: Cobra commands, flag parsing,
 // prompts and rendering. It is the only package that prints or knows about
-// Cobra, survey and viper.
+// Cobra and survey.
 package cli
 
 import (
@@ -109,7 +109,7 @@ func NewRootCmd(f *Factory) *cobra.Command {
 	pf.BoolP("verbose", "v", false, "say more about what is done")
 	pf.Var(newSecondsValue(&f.LockTimeout, f.lockTimeoutDefault()), "lock-timeout",
 		"give up waiting for the allowlist lock after `DURATION` (seconds, or 30s, 1m)")
-	_ = f.Settings.BindPFlags(pf)
+	f.Settings.BindPFlags(pf)
 
 	root.SetHelpTemplate(root.HelpTemplate() + "\n" + exitCodeTable + "\n")
 	root.AddCommand(newCmdHooks(f))

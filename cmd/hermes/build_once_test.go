@@ -26,6 +26,11 @@ var (
 	guardBuild  = &builtOnce{pkg: "github.com/hermes-hooks/hermes/cmd/hermes-guard", name: "hermes-guard"}
 )
 
+// shippedFlags are `make build`'s (with CGO_ENABLED=0 in the
+// environment): the tests and benchmarks run the binary as it is shipped,
+// static and stripped.
+var shippedFlags = []string{"-trimpath", "-ldflags=-s -w"}
+
 // linkInto puts the built program at dir/name and returns that path.
 func (b *builtOnce) linkInto(t testing.TB, dir string) string {
 	t.Helper()
@@ -41,7 +46,9 @@ func (b *builtOnce) linkInto(t testing.TB, dir string) string {
 			return
 		}
 		b.path = filepath.Join(tmp, b.name)
-		if out, err := exec.Command(goBin, "build", "-o", b.path, b.pkg).CombinedOutput(); err != nil {
+		build := exec.Command(goBin, append(append([]string{"build"}, shippedFlags...), "-o", b.path, b.pkg)...)
+		build.Env = append(os.Environ(), "CGO_ENABLED=0")
+		if out, err := build.CombinedOutput(); err != nil {
 			b.err = fmt.Errorf("go build %s: %v\n%s", b.pkg, err, out)
 		}
 	})

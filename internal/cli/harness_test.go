@@ -107,8 +107,9 @@ func (h *cliHarness) write(t *testing.T, rel, content string, mode os.FileMode) 
 	return p
 }
 
-// run executes `hermes args...` through the real command tree and returns
-// the exit code HandleError gives, as main would. out and err then hold
+// run executes `hermes args...` through the command tree main builds for
+// them (NewRootCmdFor) and returns the exit code HandleError gives, as main
+// would. out and err then hold
 // this run's output only.
 func (h *cliHarness) run(args ...string) int {
 	h.out.Reset()
@@ -116,7 +117,7 @@ func (h *cliHarness) run(args ...string) int {
 	if h.homeFlag {
 		args = append([]string{"--home", h.home}, args...)
 	}
-	root := NewRootCmd(h.f)
+	root := NewRootCmdFor(h.f, args)
 	return HandleError(h.ios, Execute(context.Background(), root, args))
 }
 

@@ -15,8 +15,8 @@ func TestPlainHooksCommand(t *testing.T) {
 		{[]string{"--home", "/h", "-p", "work", "--config=/c.yaml", "-v", "--accept-hooks", "hooks", "list", "--json"}, "list"},
 		{[]string{"--lock-timeout", "5", "--no-color", "hooks", "cases", "from-log"}, "cases"},
 		{[]string{"--home", "hooks", "hooks", "test", "x"}, "test"}, // the flag's value is not the group
-		{[]string{"hooks", "ls"}, ""},                                // an alias
-		{[]string{"hooks", "lsit"}, ""},                              // a typo, which gets suggestions
+		{[]string{"hooks", "ls"}, ""},   // an alias
+		{[]string{"hooks", "lsit"}, ""}, // a typo, which gets suggestions
 		{[]string{"hooks"}, ""},
 		{[]string{"hooks", "--verbose", "list"}, ""},
 		{[]string{"hooks", "run-event", "--help"}, ""},

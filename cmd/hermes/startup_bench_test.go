@@ -144,6 +144,9 @@ func buildLinked(b *testing.B, dir string) string {
 	if out, err := build.CombinedOutput(); err != nil {
 		b.Fatalf("go build (linked): %v\n%s", err, out)
 	}
+	if err := land(bin); err != nil {
+		b.Fatal(err)
+	}
 	return bin
 }
 
@@ -155,6 +158,9 @@ func buildProgram(b *testing.B, dir string) string {
 	build.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-buildvcs=false", "CGO_ENABLED=0")
 	if out, err := build.CombinedOutput(); err != nil {
 		b.Fatalf("go build %s: %v\n%s", dir, err, out)
+	}
+	if err := land(bin); err != nil {
+		b.Fatal(err)
 	}
 	return bin
 }

@@ -3,7 +3,7 @@ BIN := bin/hermes
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X github.com/hermes-hooks/hermes/internal/cli.Version=$(VERSION)
 # Every binary is built static and stripped: no dynamic loader, fewer pages
-# to map, about 3 ms less CPU per start of hermes (docs/performance.md,
+# to map, about 2 ms less CPU per start of hermes (docs/performance.md,
 # issue 29). Nothing needs cgo: os/user's lookups that /etc/passwd cannot
 # answer go to getent(1) (internal/shell).
 GOBUILD := CGO_ENABLED=0 $(GO) build -trimpath

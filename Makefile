@@ -13,7 +13,7 @@ GOBUILD := CGO_ENABLED=0 $(GO) build -trimpath
 # 12.4 against 10.6 ms of CPU) until the kernel drops it from the cache;
 # written in large blocks it starts as a binary read back from disk does
 # (docs/performance.md). mv, so that a running copy is not written to.
-land = dd if=$(1).tmp of=$(1).new bs=1M 2>/dev/null && chmod 755 $(1).new && mv -f $(1).new $(1) && rm -f $(1).tmp
+land = dd if=$(1).tmp of=$(1).new bs=1048576 2>/dev/null && chmod 755 $(1).new && mv -f $(1).new $(1) && rm -f $(1).tmp
 
 .PHONY: build test race demo lint bench bench-guard fuzz docs stress clean install
 

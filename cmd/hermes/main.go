@@ -21,5 +21,5 @@ func run() int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	f := cli.NewFactory()
-	return cli.HandleError(f.IO, cli.Execute(ctx, cli.NewRootCmd(f), os.Args[1:]))
+	return cli.HandleError(f.IO, cli.Execute(ctx, cli.NewRootCmdFor(f, os.Args[1:]), os.Args[1:]))
 }

@@ -139,9 +139,13 @@ func buildLinked(b *testing.B, dir string) string {
 		b.Fatal(err)
 	}
 	bin := filepath.Join(dir, "linked")
-	build := exec.Command("go", "build", "-overlay", overlayFile, "-o", bin, ".")
+	build := exec.Command("go", append(append([]string{"build"}, shippedFlags...), "-overlay", overlayFile, "-o", bin, ".")...)
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
 	if out, err := build.CombinedOutput(); err != nil {
 		b.Fatalf("go build (linked): %v\n%s", err, out)
+	}
+	if err := land(bin); err != nil {
+		b.Fatal(err)
 	}
 	return bin
 }
@@ -149,11 +153,14 @@ func buildLinked(b *testing.B, dir string) string {
 func buildProgram(b *testing.B, dir string) string {
 	b.Helper()
 	bin := filepath.Join(dir, "prog")
-	build := exec.Command("go", "build", "-mod=mod", "-o", bin, ".")
+	build := exec.Command("go", append(append([]string{"build"}, shippedFlags...), "-mod=mod", "-o", bin, ".")...)
 	build.Dir = dir
-	build.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-buildvcs=false")
+	build.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-buildvcs=false", "CGO_ENABLED=0")
 	if out, err := build.CombinedOutput(); err != nil {
 		b.Fatalf("go build %s: %v\n%s", dir, err, out)
+	}
+	if err := land(bin); err != nil {
+		b.Fatal(err)
 	}
 	return bin
 }

@@ -110,7 +110,11 @@ func fingerprintFile(path string) Fingerprint {
 	if fi.Size() <= MaxSnapshot {
 		content = make([]byte, 0, fi.Size())
 	}
-	buf := make([]byte, 64<<10)
+	// A buffer the size of the script (plus the byte that finds its end),
+	// at least a page and at most 64 KiB: a fresh 64 KiB for a 30-byte
+	// hook is 16 pages the kernel must fault in and zero, on every
+	// run-event (which hashes the script twice).
+	buf := make([]byte, min(max(fi.Size()+1, 4<<10), 64<<10))
 	for {
 		n, err := f.Read(buf)
 		h.Write(buf[:n])

@@ -4,8 +4,6 @@ import (
 	"os"
 	"time"
 
-	"github.com/spf13/viper"
-
 	"github.com/hermes-hooks/hermes/internal/allowlist"
 	"github.com/hermes-hooks/hermes/internal/config"
 	"github.com/hermes-hooks/hermes/internal/iostreams"
@@ -26,8 +24,8 @@ type Factory struct {
 	UserHome func() string
 	Runner   shell.Runner
 	Now      func() time.Time
-	// Settings binds global flags and environment variables (viper).
-	Settings *viper.Viper
+	// Settings are the global flags' values.
+	Settings *Settings
 	// Prompter asks questions at a terminal.
 	Prompter Prompter
 	// LockTimeout bounds the wait for the allowlist lock (--lock-timeout).
@@ -49,7 +47,7 @@ func NewFactory() *Factory {
 		},
 		Runner:      shell.Exec{},
 		Now:         time.Now,
-		Settings:    viper.New(),
+		Settings:    NewSettings(),
 		Prompter:    &surveyPrompter{io: io},
 		LockTimeout: allowlist.DefaultLockTimeout,
 	}

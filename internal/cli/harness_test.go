@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-	"github.com/spf13/viper"
 
 	"github.com/hermes-hooks/hermes/internal/allowlist"
 	"github.com/hermes-hooks/hermes/internal/config"
@@ -89,7 +88,7 @@ func harnessAt(t *testing.T, userHome, home string) *cliHarness {
 		UserHome: func() string { return userHome },
 		Runner:   shell.Exec{},
 		Now:      func() time.Time { return fixedNow },
-		Settings: viper.New(),
+		Settings: NewSettings(),
 		Prompter: h.prompter,
 	}
 	return h
@@ -108,8 +107,9 @@ func (h *cliHarness) write(t *testing.T, rel, content string, mode os.FileMode) 
 	return p
 }
 
-// run executes `hermes args...` through the real command tree and returns
-// the exit code HandleError gives, as main would. out and err then hold
+// run executes `hermes args...` through the command tree main builds for
+// them (NewRootCmdFor) and returns the exit code HandleError gives, as main
+// would. out and err then hold
 // this run's output only.
 func (h *cliHarness) run(args ...string) int {
 	h.out.Reset()
@@ -117,7 +117,7 @@ func (h *cliHarness) run(args ...string) int {
 	if h.homeFlag {
 		args = append([]string{"--home", h.home}, args...)
 	}
-	root := NewRootCmd(h.f)
+	root := NewRootCmdFor(h.f, args)
 	return HandleError(h.ios, Execute(context.Background(), root, args))
 }
 

@@ -4,7 +4,9 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func newCmdHooks(f *Factory) *cobra.Command {
+// newCmdHooks builds `hermes hooks` with every subcommand, or with only
+// the one named only (NewRootCmdFor).
+func newCmdHooks(f *Factory, only string) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "hooks",
 		Short: "Manage the agent's shell hooks, gateway hooks and webhooks",
@@ -23,31 +25,43 @@ consent per (event, command), kept in shell-hooks-allowlist.json.`,
 		},
 	}
 	cmd.SetHelpTemplate(cmd.HelpTemplate() + "\n" + exitCodeTable + "\n")
-	cmd.AddCommand(
-		newCmdList(f, nil),
-		newCmdEvents(f, nil),
-		newCmdAccept(f, nil),
-		newCmdRevoke(f, nil),
-		newCmdTest(f, nil),
-		newCmdRunEvent(f, nil),
-		newCmdDiff(f, nil),
-		newCmdEdit(f, nil),
-		newCmdDoctor(f, nil),
-		newCmdLock(f, nil),
-		newCmdScan(f, nil),
-		newCmdApprovals(f, nil),
-		newCmdPrune(f, nil),
-		newCmdNew(f, nil),
-		newCmdAdd(f, nil),
-		newCmdDelete(f, nil),
-		newCmdProtect(f, nil),
-		newCmdUnprotect(f, nil),
-		newCmdDisable(f, nil),
-		newCmdEnable(f, nil),
-		newCmdImport(f),
-		newCmdLog(f, nil),
-		newCmdStats(f, nil),
-		newCmdCases(f),
-	)
+	for _, sub := range hooksCommands {
+		if only == "" || sub.name == only {
+			cmd.AddCommand(sub.build(f))
+		}
+	}
 	return cmd
+}
+
+// hooksCommands are the subcommands of `hooks`, in the order help lists
+// them, each built only when asked for: building all of them (their flags,
+// help, completions) is a cost every run-event would pay for one.
+var hooksCommands = []struct {
+	name  string
+	build func(*Factory) *cobra.Command
+}{
+	{"list", func(f *Factory) *cobra.Command { return newCmdList(f, nil) }},
+	{"events", func(f *Factory) *cobra.Command { return newCmdEvents(f, nil) }},
+	{"accept", func(f *Factory) *cobra.Command { return newCmdAccept(f, nil) }},
+	{"revoke", func(f *Factory) *cobra.Command { return newCmdRevoke(f, nil) }},
+	{"test", func(f *Factory) *cobra.Command { return newCmdTest(f, nil) }},
+	{"run-event", func(f *Factory) *cobra.Command { return newCmdRunEvent(f, nil) }},
+	{"diff", func(f *Factory) *cobra.Command { return newCmdDiff(f, nil) }},
+	{"edit", func(f *Factory) *cobra.Command { return newCmdEdit(f, nil) }},
+	{"doctor", func(f *Factory) *cobra.Command { return newCmdDoctor(f, nil) }},
+	{"lock", func(f *Factory) *cobra.Command { return newCmdLock(f, nil) }},
+	{"scan", func(f *Factory) *cobra.Command { return newCmdScan(f, nil) }},
+	{"approvals", func(f *Factory) *cobra.Command { return newCmdApprovals(f, nil) }},
+	{"prune", func(f *Factory) *cobra.Command { return newCmdPrune(f, nil) }},
+	{"new", func(f *Factory) *cobra.Command { return newCmdNew(f, nil) }},
+	{"add", func(f *Factory) *cobra.Command { return newCmdAdd(f, nil) }},
+	{"delete", func(f *Factory) *cobra.Command { return newCmdDelete(f, nil) }},
+	{"protect", func(f *Factory) *cobra.Command { return newCmdProtect(f, nil) }},
+	{"unprotect", func(f *Factory) *cobra.Command { return newCmdUnprotect(f, nil) }},
+	{"disable", func(f *Factory) *cobra.Command { return newCmdDisable(f, nil) }},
+	{"enable", func(f *Factory) *cobra.Command { return newCmdEnable(f, nil) }},
+	{"import", newCmdImport},
+	{"log", func(f *Factory) *cobra.Command { return newCmdLog(f, nil) }},
+	{"stats", func(f *Factory) *cobra.Command { return newCmdStats(f, nil) }},
+	{"cases", newCmdCases},
 }

@@ -9,8 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/spf13/viper"
-
 	"github.com/hermes-hooks/hermes/internal/config"
 	"github.com/hermes-hooks/hermes/internal/iostreams"
 	"github.com/hermes-hooks/hermes/internal/shell"
@@ -69,7 +67,7 @@ func BenchmarkImportClaude(b *testing.B) {
 				ios, _, _, _ := iostreams.Test()
 				ios.Out, ios.ErrOut = io.Discard, io.Discard
 				f := &Factory{IO: ios, Env: config.MapEnv(nil), Environ: os.Environ,
-					UserHome: func() string { return home }, Runner: shell.Exec{}, Now: time.Now, Settings: viper.New()}
+					UserHome: func() string { return home }, Runner: shell.Exec{}, Now: time.Now, Settings: NewSettings()}
 				cmd := newCmdImportClaude(f, func(o *importClaudeOptions) error {
 					o.Guard = func() (string, error) { return "/usr/local/bin/hermes-guard", nil }
 					return importClaudeRun(o.cmd, o)

@@ -9,8 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/spf13/viper"
-
 	"github.com/hermes-hooks/hermes/internal/config"
 	"github.com/hermes-hooks/hermes/internal/iostreams"
 	"github.com/hermes-hooks/hermes/internal/shell"
@@ -63,7 +61,7 @@ func BenchmarkList(b *testing.B) {
 				ios, _, _, _ := iostreams.Test()
 				ios.Out, ios.ErrOut = io.Discard, io.Discard
 				f := &Factory{IO: ios, Env: config.MapEnv(nil), Environ: os.Environ,
-					UserHome: func() string { return home }, Runner: shell.Exec{}, Now: time.Now, Settings: viper.New()}
+					UserHome: func() string { return home }, Runner: shell.Exec{}, Now: time.Now, Settings: NewSettings()}
 				root := NewRootCmd(f)
 				root.SetArgs([]string{"--home", home, "hooks", "list", "--json"})
 				if err := root.Execute(); err != nil {

@@ -1,6 +1,6 @@
 // Package cli is the command-line surface: Cobra commands, flag parsing,
 // prompts and rendering. It is the only package that prints or knows about
-// Cobra, survey and viper.
+// Cobra and survey.
 package cli
 
 import (
@@ -63,7 +63,19 @@ func wantsJSON(cmd *cobra.Command, args []string, parsed bool) bool {
 }
 
 // NewRootCmd builds `hermes` and its command tree.
-func NewRootCmd(f *Factory) *cobra.Command {
+func NewRootCmd(f *Factory) *cobra.Command { return newRootCmd(f, "") }
+
+// NewRootCmdFor is NewRootCmd for running args: when they plainly name a
+// subcommand of `hooks` (plainHooksCommand), `hooks` gets only that one,
+// which is all Cobra will look at; otherwise the whole tree (help,
+// suggestions for a mistyped word and completion read all of it).
+func NewRootCmdFor(f *Factory, args []string) *cobra.Command {
+	return newRootCmd(f, plainHooksCommand(args))
+}
+
+// newRootCmd builds `hermes`; onlyHooks, when not "", is the one
+// subcommand of `hooks` to build.
+func newRootCmd(f *Factory, onlyHooks string) *cobra.Command {
 	root := &cobra.Command{
 		Use:           "hermes",
 		Short:         "Inspect, approve, test and fire the hooks of the Hermes agent",
@@ -109,10 +121,10 @@ func NewRootCmd(f *Factory) *cobra.Command {
 	pf.BoolP("verbose", "v", false, "say more about what is done")
 	pf.Var(newSecondsValue(&f.LockTimeout, f.lockTimeoutDefault()), "lock-timeout",
 		"give up waiting for the allowlist lock after `DURATION` (seconds, or 30s, 1m)")
-	_ = f.Settings.BindPFlags(pf)
+	f.Settings.BindPFlags(pf)
 
 	root.SetHelpTemplate(root.HelpTemplate() + "\n" + exitCodeTable + "\n")
-	root.AddCommand(newCmdHooks(f))
+	root.AddCommand(newCmdHooks(f, onlyHooks))
 	root.AddCommand(newCmdVersion(f))
 	root.AddCommand(newCmdCompletion(f, nil))
 	return root

@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
-	"github.com/spf13/viper"
 
 	"github.com/hermes-hooks/hermes/internal/allowlist"
 )
@@ -73,7 +72,7 @@ func isolatedFactory(cmd *cobra.Command, f *Factory) (*Factory, func(), error) {
 		return append(out, "HERMES_HOME="+copyHome, "HOME="+home)
 	}
 	fi.UserHome = func() string { return home }
-	v := viper.New()
+	v := NewSettings()
 	for _, k := range f.Settings.AllKeys() {
 		v.Set(k, f.Settings.Get(k))
 	}

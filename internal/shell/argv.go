@@ -2,7 +2,6 @@ package shell
 
 import (
 	"errors"
-	"os/user"
 	"strings"
 )
 
@@ -37,24 +36,15 @@ func ExpandTilde(cmd string, home string) string {
 	if i == 0 {
 		i = len(cmd)
 	}
-	var userHome string
-	if i == 1 {
-		userHome = home
-		if userHome == "" {
-			u, err := user.Current()
-			if err != nil {
-				return cmd
-			}
-			userHome = u.HomeDir
-		}
-	} else {
-		u, err := user.Lookup(cmd[1:i])
-		if err != nil {
+	dir := home
+	if i > 1 || dir == "" {
+		h, ok := userHome(cmd[1:i])
+		if !ok {
 			return cmd
 		}
-		userHome = u.HomeDir
+		dir = h
 	}
-	out := strings.TrimRight(userHome, "/") + cmd[i:]
+	out := strings.TrimRight(dir, "/") + cmd[i:]
 	if out == "" {
 		return "/"
 	}

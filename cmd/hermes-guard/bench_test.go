@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/hermes-hooks/hermes/internal/allowlist"
+	"github.com/hermes-hooks/hermes/internal/proctest"
 )
 
 // benchLab is a HERMES_HOME, a hook and the floor wrapper for the
@@ -33,6 +34,9 @@ func newBenchLab(b *testing.B) *benchLab {
 	build.Env = append(os.Environ(), "CGO_ENABLED=0")
 	if out, err := build.CombinedOutput(); err != nil {
 		b.Fatalf("building the floor: %v\n%s", err, out)
+	}
+	if err := proctest.Land(floor); err != nil {
+		b.Fatal(err)
 	}
 	os.Chmod(dir, 0o755)
 	hh := filepath.Join(dir, "home", ".hermes")

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/hermes-hooks/hermes/internal/allowlist"
+	"github.com/hermes-hooks/hermes/internal/proctest"
 	"github.com/hermes-hooks/hermes/internal/shell"
 )
 
@@ -36,7 +37,11 @@ func TestMain(m *testing.M) {
 	// and without symbols.
 	build := exec.Command(gobin, "build", "-trimpath", "-ldflags=-s -w", "-o", guardBin, ".")
 	build.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := build.CombinedOutput(); err != nil {
+	out, err := build.CombinedOutput()
+	if err == nil {
+		err = proctest.Land(guardBin) // as installed (make build)
+	}
+	if err != nil {
 		fmt.Fprintf(os.Stderr, "building hermes-guard: %v\n%s", err, out)
 		os.RemoveAll(dir)
 		os.Exit(1)

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+
+	"github.com/hermes-hooks/hermes/internal/proctest"
 )
 
 // builtOnce builds a main package of the module once per test binary into
@@ -31,22 +33,6 @@ var (
 // static and stripped.
 var shippedFlags = []string{"-trimpath", "-ldflags=-s -w"}
 
-// land writes the linker's output at path again in one write, as make
-// build and make install do (the Makefile's land): a binary the linker
-// wrote through its memory map, a page at a time, starts about 2 ms slower
-// until the kernel drops it from the cache, and the benchmarks must
-// measure hermes as installed.
-func land(path string) error {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return err
-	}
-	if err := os.WriteFile(path+".new", data, 0o755); err != nil {
-		return err
-	}
-	return os.Rename(path+".new", path)
-}
-
 // linkInto puts the built program at dir/name and returns that path.
 func (b *builtOnce) linkInto(t testing.TB, dir string) string {
 	t.Helper()
@@ -67,7 +53,7 @@ func (b *builtOnce) linkInto(t testing.TB, dir string) string {
 		if out, err := build.CombinedOutput(); err != nil {
 			b.err = fmt.Errorf("go build %s: %v\n%s", b.pkg, err, out)
 		} else {
-			b.err = land(b.path)
+			b.err = proctest.Land(b.path)
 		}
 	})
 	if b.err != nil {

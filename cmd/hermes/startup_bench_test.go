@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/hermes-hooks/hermes/internal/proctest"
 )
 
 // The whole-process benchmarks compare hermes with programs built in the
@@ -144,7 +146,7 @@ func buildLinked(b *testing.B, dir string) string {
 	if out, err := build.CombinedOutput(); err != nil {
 		b.Fatalf("go build (linked): %v\n%s", err, out)
 	}
-	if err := land(bin); err != nil {
+	if err := proctest.Land(bin); err != nil {
 		b.Fatal(err)
 	}
 	return bin
@@ -159,7 +161,7 @@ func buildProgram(b *testing.B, dir string) string {
 	if out, err := build.CombinedOutput(); err != nil {
 		b.Fatalf("go build %s: %v\n%s", dir, err, out)
 	}
-	if err := land(bin); err != nil {
+	if err := proctest.Land(bin); err != nil {
 		b.Fatal(err)
 	}
 	return bin

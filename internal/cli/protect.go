@@ -225,9 +225,16 @@ func protectRun(cmd *cobra.Command, opts *protectOptions) error {
 			fmt.Fprintf(ios.ErrOut, "%s not %s: %s hook %s: %s\n", ios.Colors().FailureIcon(), verb, esc(r.Event), esc(r.Command), esc(r.Reason))
 		}
 		if !opts.Unprotect && !opts.DryRun {
+			// A set, not a search of the plan per hook: protect --all of
+			// 100,000 hooks would compare 10¹⁰ pairs (SPEC §29 item 2).
+			type rewrapped struct{ event, from string }
+			inPlan := make(map[rewrapped]bool, len(plan))
+			for _, r := range plan {
+				inPlan[rewrapped{r.Event, r.From}] = true
+			}
 			var hs []hooks.ShellHook
 			for _, sp := range specs {
-				if slices.ContainsFunc(plan, func(r hooks.Rewrap) bool { return r.Event == sp.Event && r.From == sp.Shown() }) {
+				if inPlan[rewrapped{sp.Event, sp.Shown()}] {
 					hs = append(hs, s.Inspect(sp, list))
 				}
 			}

@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 
 	"github.com/hermes-hooks/hermes/internal/allowlist"
+	"github.com/hermes-hooks/hermes/internal/config"
 	"github.com/hermes-hooks/hermes/internal/filelock"
 	"github.com/hermes-hooks/hermes/internal/fileowner"
 )
@@ -162,6 +163,7 @@ func UpdateFile(path string, opt Options, change func(old []byte) ([]byte, error
 }
 
 func updateLocked(ctx context.Context, target string, change func([]byte) ([]byte, error), commit func() bool) (before, after []byte, err error) {
+	defer config.OfferDecoding(nil) // a decoding no Parse took is not kept past the edit
 	sweepTemps(target)
 	most := -1 // the most settings any read of this edit saw
 	shrank := false

@@ -20,7 +20,7 @@ func printFailClosedAdvice(f *Factory, s *hooks.Setup, _ *allowlist.List, hs []h
 		if blocked == nil {
 			blocked = s.BlockedInLog()
 		}
-		if !hooks.NeedsFailClosed(h, blocked, false) {
+		if !hooks.NeedsFailClosedWith(h, blocked, false, s.Fingerprints.Of) {
 			continue
 		}
 		fmt.Fprintf(f.IO.ErrOut, "%s %s hook %s: %s (hermes hooks protect --fail-closed %s)\n",

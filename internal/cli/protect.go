@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
 	"os"
@@ -201,19 +202,23 @@ func protectRun(cmd *cobra.Command, opts *protectOptions) error {
 		if len(plan) > 0 {
 			reportEdit(opts.f, s, res, rewrapSummary(verb, plan, res.Path))
 			if !opts.DryRun {
+				// Buffered: a write(2) per hook is 100,000 of them for
+				// protect --all (SPEC §29 item 2); flushed before stderr.
+				out := bufio.NewWriterSize(ios.Out, 64<<10)
 				for _, r := range plan {
 					if r.Repointed {
 						continue
 					}
-					fmt.Fprintf(ios.Out, "  %s  %s\n", esc(r.Event), esc(r.Inner(!opts.Unprotect)))
+					fmt.Fprintf(out, "  %s  %s\n", esc(r.Event), esc(r.Inner(!opts.Unprotect)))
 				}
 				for _, r := range plan {
 					if r.Repointed {
-						fmt.Fprintf(ios.Out, "  re-pointed  %s  %s  (its guard is now %s; the approval carried over)\n",
+						fmt.Fprintf(out, "  re-pointed  %s  %s  (its guard is now %s; the approval carried over)\n",
 							esc(r.Event), esc(r.Inner(true)), esc(guardOf(r.To)))
 					}
 				}
-				fmt.Fprintln(ios.Out, "Note: agent processes already running keep the hooks they registered; restart them for this to apply.")
+				fmt.Fprintln(out, "Note: agent processes already running keep the hooks they registered; restart them for this to apply.")
+				out.Flush()
 			}
 		} else if res.Changed {
 			reportEdit(opts.f, s, res, fmt.Sprintf("set fail_closed: true in %s", res.Path))

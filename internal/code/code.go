@@ -112,6 +112,8 @@ type finder struct {
 	// roots remembers the ownership of the folders judged for system
 	// files in this one finding.
 	roots safepath.RootOnlyCache
+	// memoKey is private as a key of env.Memo's answers on system files.
+	memoKey string
 }
 
 // maxDepth bounds `sh -c` nested in `sh -c`: deeper, the code is not
@@ -128,6 +130,9 @@ func newFinder(env Env) *finder {
 			d = real
 		}
 		f.private = append(f.private, filepath.Clean(d))
+	}
+	if env.Memo != nil {
+		f.memoKey = strings.Join(f.private, "\x00") + "\x00"
 	}
 	return f
 }

@@ -3,7 +3,6 @@ package code
 import (
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 )
 
@@ -99,6 +98,5 @@ func (m *Memo) isSystem(f *finder, path string) bool {
 	if m == nil {
 		return f.isSystemNow(path)
 	}
-	key := strings.Join(f.private, "\x00") + "\x00" + path
-	return m.get(askSystem, key, func() any { return f.isSystemNow(path) }).(bool)
+	return m.get(askSystem, f.memoKey+path, func() any { return f.isSystemNow(path) }).(bool)
 }

@@ -173,7 +173,7 @@ func protectRun(cmd *cobra.Command, opts *protectOptions) error {
 	}
 
 	if opts.JSON {
-		out := protectJSON{editJSON: editJSON{where(s.Loc), res.Changed, res.Diff}, Refused: []refusedJSON{}}
+		out := protectJSON{editJSON: editJSON{where(s.Loc), res.Changed, res.Diff()}, Refused: []refusedJSON{}}
 		rows, repointed := []rewrapJSON{}, []rewrapJSON{}
 		for _, r := range plan {
 			row := rewrapJSON{r.Event, r.Inner(!opts.Unprotect), r.Wrapped(!opts.Unprotect)}
@@ -237,13 +237,15 @@ func protectRun(cmd *cobra.Command, opts *protectOptions) error {
 			for _, r := range plan {
 				inPlan[rewrapped{r.Event, r.From}] = true
 			}
-			var hs []hooks.ShellHook
+			// Inspected one at a time as advised: a slice of 100,000
+			// ShellHooks (large values) cost 380 MB.
+			var advise []hookspec.Spec
 			for _, sp := range specs {
 				if inPlan[rewrapped{sp.Event, sp.Shown()}] {
-					hs = append(hs, s.Inspect(sp, list))
+					advise = append(advise, sp)
 				}
 			}
-			printFailClosedAdvice(opts.f, s, list, hs)
+			printFailClosedAdviceOf(opts.f, s, list, advise)
 		}
 	}
 	if len(refused) > 0 {

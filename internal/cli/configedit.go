@@ -80,7 +80,7 @@ func editConfigWith(cmd *cobra.Command, f *Factory, s *hooks.Setup, dryRun, held
 		}
 	} else {
 		before, after, err = edit.UpdateFile(path, edit.Options{Lock: f.configLockWait(cmd), Held: held}, func(old []byte) ([]byte, error) {
-			_, existed, _ = edit.ReadFile(path)
+			existed = edit.Exists(path)
 			return change(old)
 		})
 	}

@@ -65,6 +65,22 @@ func ReadFile(path string) (data []byte, exists bool, err error) {
 	return data, err == nil, err
 }
 
+// Exists reports whether ReadFile(path) would find a file: a regular file
+// (following links) that can be opened for reading. It reads nothing: an
+// edit asks it of a file it just read, which may be 55 MB.
+func Exists(path string) bool {
+	fi, err := os.Stat(path)
+	if err != nil || !fi.Mode().IsRegular() {
+		return false
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	f.Close()
+	return true
+}
+
 // Options says how UpdateFile waits and when it stops.
 type Options struct {
 	// Lock is how to wait for the lock (LockPath). Its Context also ends

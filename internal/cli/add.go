@@ -116,7 +116,7 @@ func addRun(cmd *cobra.Command, opts *addOptions) error {
 		return err
 	}
 	if opts.JSON {
-		out := addJSON{editJSON: editJSON{where(s.Loc), res.Changed, res.Diff}, Event: h.Event, Command: h.Command,
+		out := addJSON{editJSON: editJSON{where(s.Loc), res.Changed, res.Diff()}, Event: h.Event, Command: h.Command,
 			Matcher: pyjson.NullIfEmpty(h.Matcher)}
 		if h.Timeout > 0 {
 			out.Timeout = &h.Timeout

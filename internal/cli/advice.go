@@ -5,6 +5,7 @@ import (
 
 	"github.com/hermes-hooks/hermes/internal/allowlist"
 	"github.com/hermes-hooks/hermes/internal/hooks"
+	"github.com/hermes-hooks/hermes/internal/hookspec"
 	"github.com/hermes-hooks/hermes/internal/shell"
 )
 
@@ -12,18 +13,39 @@ import (
 // (it can block) but not fail-closed, what a failure of it lets through
 // and how to close it (SPEC §25).
 func printFailClosedAdvice(f *Factory, s *hooks.Setup, _ *allowlist.List, hs []hooks.ShellHook) {
-	var blocked hooks.Blocked
+	var a failClosedAdvice
 	for _, h := range hs {
-		if h.Event != "pre_tool_call" || h.FailClosed {
-			continue
-		}
-		if blocked == nil {
-			blocked = s.BlockedInLog()
-		}
-		if !hooks.NeedsFailClosed(h, blocked, false) {
-			continue
-		}
-		fmt.Fprintf(f.IO.ErrOut, "%s %s hook %s: %s (hermes hooks protect --fail-closed %s)\n",
-			f.IO.ErrColors().WarningIcon(), esc(h.Event), esc(h.Named()), hooks.FailClosedAdvice, shell.Quote(h.Named()))
+		a.advise(f, s, h)
 	}
+}
+
+// printFailClosedAdviceOf is printFailClosedAdvice for specs, each
+// inspected (Inspect, against list) only when it may be advised on.
+func printFailClosedAdviceOf(f *Factory, s *hooks.Setup, list *allowlist.List, specs []hookspec.Spec) {
+	var a failClosedAdvice
+	for _, sp := range specs {
+		if sp.Event == "pre_tool_call" && !sp.FailClosed {
+			a.advise(f, s, s.Inspect(sp, list))
+		}
+	}
+}
+
+// failClosedAdvice is the audit log's blocks, read when first needed.
+type failClosedAdvice struct {
+	blocked hooks.Blocked
+	read    bool
+}
+
+func (a *failClosedAdvice) advise(f *Factory, s *hooks.Setup, h hooks.ShellHook) {
+	if h.Event != "pre_tool_call" || h.FailClosed {
+		return
+	}
+	if !a.read {
+		a.blocked, a.read = s.BlockedInLog(), true
+	}
+	if !hooks.NeedsFailClosedWith(h, a.blocked, false, s.Fingerprints.Of) {
+		return
+	}
+	fmt.Fprintf(f.IO.ErrOut, "%s %s hook %s: %s (hermes hooks protect --fail-closed %s)\n",
+		f.IO.ErrColors().WarningIcon(), esc(h.Event), esc(h.Named()), hooks.FailClosedAdvice, shell.Quote(h.Named()))
 }

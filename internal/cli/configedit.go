@@ -33,8 +33,20 @@ type configEdit struct {
 	Path    string // the config file changed (or that would be)
 	Created bool   // it did not exist before
 	Changed bool
-	Diff    string // unified diff, "" when unchanged
 	DryRun  bool
+	// label and before/after are what Diff compares: made when asked
+	// (--dry-run, --json), since a diff of a 55 MB config costs seconds
+	// and hundreds of megabytes (SPEC §29 item 2).
+	label         string
+	before, after []byte
+}
+
+// Diff is the unified diff of the edit, "" when nothing changed.
+func (e *configEdit) Diff() string {
+	if !e.Changed {
+		return ""
+	}
+	return udiff.Unified(e.label, e.Path, string(e.before), string(e.after))
 }
 
 // editConfig applies change to the config file in use, or creates
@@ -68,7 +80,7 @@ func editConfigWith(cmd *cobra.Command, f *Factory, s *hooks.Setup, dryRun, held
 		}
 	} else {
 		before, after, err = edit.UpdateFile(path, edit.Options{Lock: f.configLockWait(cmd), Held: held}, func(old []byte) ([]byte, error) {
-			_, existed, _ = edit.ReadFile(path)
+			existed = edit.Exists(path)
 			return change(old)
 		})
 	}
@@ -85,11 +97,10 @@ func editConfigWith(cmd *cobra.Command, f *Factory, s *hooks.Setup, dryRun, held
 	res.Changed = string(before) != string(after)
 	res.Created = !existed && res.Changed
 	if res.Changed {
-		label := path
+		res.label, res.before, res.after = path, before, after
 		if !existed {
-			label = "/dev/null"
+			res.label = "/dev/null"
 		}
-		res.Diff = udiff.Unified(label, path, string(before), string(after))
 	}
 	if !dryRun && res.Changed {
 		s.Loc.ConfigPath = path
@@ -168,7 +179,7 @@ func checkWritableHome(f *Factory, loc *config.Location, dryRun bool) error {
 func reportEdit(f *Factory, s *hooks.Setup, e *configEdit, done string) {
 	out := f.IO.Out
 	if e.DryRun {
-		fmt.Fprint(out, sanitizeDiff(e.Diff))
+		fmt.Fprint(out, sanitizeDiff(e.Diff()))
 		verb := "would change"
 		if e.Created {
 			verb = "would create"

@@ -199,7 +199,7 @@ func deleteRun(cmd *cobra.Command, opts *deleteOptions) error {
 		}
 	}
 	if opts.JSON {
-		out := deleteJSON{editJSON: editJSON{where(s.Loc), res.Changed, res.Diff}, RemovedEntries: []eventCommandJSON{}, Revoked: revoked}
+		out := deleteJSON{editJSON: editJSON{where(s.Loc), res.Changed, res.Diff()}, RemovedEntries: []eventCommandJSON{}, Revoked: revoked}
 		for _, r := range removed {
 			out.RemovedEntries = append(out.RemovedEntries, eventCommandJSON{r.Event, r.Command})
 		}

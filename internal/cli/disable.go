@@ -130,7 +130,7 @@ func disableRun(cmd *cobra.Command, opts *disableOptions) error {
 			Reason: fmt.Sprintf("no shell hook under %s has this command (see 'hermes hooks list')", from)})
 	}
 	if opts.JSON {
-		out := disableJSON{editJSON: editJSON{where(s.Loc), res.Changed, res.Diff}, Refused: refused}
+		out := disableJSON{editJSON: editJSON{where(s.Loc), res.Changed, res.Diff()}, Refused: refused}
 		rows := []hookRefJSON{}
 		for _, m := range moved {
 			rows = append(rows, hookRefJSON(m))

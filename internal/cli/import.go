@@ -284,12 +284,12 @@ func importClaudeRun(cmd *cobra.Command, opts *importClaudeOptions) error {
 		return err
 	}
 	if len(added) == 0 {
-		res.Changed, res.Diff = false, ""
+		res.Changed = false
 	}
 	skipped = append(skipped, present...)
 
 	if opts.JSON {
-		out := importJSON{editJSON: editJSON{where(s.Loc), res.Changed, res.Diff}, Imported: []importedJSON{}, Skipped: []skippedJSON{}}
+		out := importJSON{editJSON: editJSON{where(s.Loc), res.Changed, res.Diff()}, Imported: []importedJSON{}, Skipped: []skippedJSON{}}
 		if opts.DryRun && s.Loc.ConfigPath == "" && res.Changed {
 			out.ConfigPath = &res.Path
 		}
@@ -315,7 +315,7 @@ func importClaudeRun(cmd *cobra.Command, opts *importClaudeOptions) error {
 	w := ios.Out
 	if opts.DryRun {
 		w = ios.ErrOut
-		fmt.Fprint(ios.Out, sanitizeDiff(res.Diff))
+		fmt.Fprint(ios.Out, sanitizeDiff(res.Diff()))
 	} else {
 		printLocation(w, s.Loc)
 		fmt.Fprintln(w)

@@ -208,7 +208,7 @@ func newRun(cmd *cobra.Command, opts *newOptions) error {
 	printWarnings(ios, nil, approveWarnings)
 
 	if opts.JSON {
-		out := newJSON{editJSON: editJSON{where(s.Loc), res.Changed, res.Diff}, Event: h.Event, Command: h.Command,
+		out := newJSON{editJSON: editJSON{where(s.Loc), res.Changed, res.Diff()}, Event: h.Event, Command: h.Command,
 			Script: script, Approved: approved}
 		if opts.DryRun && s.Loc.ConfigPath == "" {
 			out.ConfigPath = &res.Path

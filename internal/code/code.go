@@ -1,7 +1,6 @@
 package code
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -24,6 +23,10 @@ type Env struct {
 	ProjectDir string
 	// HermesHome is HERMES_HOME.
 	HermesHome string
+	// Memo, when not nil, remembers the file system's answers across the
+	// hooks of one invocation that shows or plans them (Memo); nil asks
+	// now, as every decision to run a hook must.
+	Memo *Memo
 }
 
 // File is one file of a hook's code.
@@ -109,6 +112,8 @@ type finder struct {
 	// roots remembers the ownership of the folders judged for system
 	// files in this one finding.
 	roots safepath.RootOnlyCache
+	// memoKey is private as a key of env.Memo's answers on system files.
+	memoKey string
 }
 
 // maxDepth bounds `sh -c` nested in `sh -c`: deeper, the code is not
@@ -121,10 +126,13 @@ func newFinder(env Env) *finder {
 		if d == "" || !filepath.IsAbs(d) {
 			continue
 		}
-		if real, err := filepath.EvalSymlinks(d); err == nil {
+		if real, err := env.Memo.evalSymlinks(d); err == nil {
 			d = real
 		}
 		f.private = append(f.private, filepath.Clean(d))
+	}
+	if env.Memo != nil {
+		f.memoKey = strings.Join(f.private, "\x00") + "\x00"
 	}
 	return f
 }
@@ -156,15 +164,18 @@ var systemRoots = []string{"/usr", "/bin", "/sbin", "/lib", "/lib64", "/opt"}
 
 // isSystem reports whether path is a system file: it resolves under one
 // of systemRoots, outside every private folder, and only root can change it.
-func (f *finder) isSystem(path string) bool {
-	real, err := filepath.EvalSymlinks(path)
+func (f *finder) isSystem(path string) bool { return f.env.Memo.isSystem(f, path) }
+
+// isSystemNow is isSystem asked of the file system now.
+func (f *finder) isSystemNow(path string) bool {
+	real, err := f.env.Memo.evalSymlinks(path)
 	if err != nil {
 		return false
 	}
 	if !under(real, systemRoots) || under(real, f.private) {
 		return false
 	}
-	if fi, err := os.Stat(real); err != nil || !fi.Mode().IsRegular() {
+	if !f.env.Memo.isRegular(real) {
 		return false
 	}
 	return f.roots.CheckResolved(path, real) == nil
@@ -195,7 +206,7 @@ func (f *finder) addScriptWord(argv []string) {
 	if err != nil {
 		return
 	}
-	if fi, err := os.Stat(abs); err == nil && fi.Mode().IsRegular() {
+	if f.env.Memo.isRegular(abs) {
 		f.add(abs)
 	}
 }

@@ -57,14 +57,70 @@ func paths(c Code) []string {
 	return out
 }
 
+type findCase struct {
+	name, cmd string
+	files     []string // "" entries skipped; system files given as they resolve
+	reason    string   // "" means pinnable
+}
+
 func TestFind(t *testing.T) {
 	fx := newFixture(t)
 	t.Chdir(fx.root) // relative words must not find files here by accident
-	tests := []struct {
-		name, cmd string
-		files     []string // "" entries skipped; system files given as they resolve
-		reason    string   // "" means pinnable
-	}{
+	for _, tt := range findCases() {
+		t.Run(tt.name, func(t *testing.T) {
+			got := Find(fx.expand(tt.cmd), fx.env)
+			var want []string
+			for _, w := range tt.files {
+				w = fx.expand(w)
+				want = append(want, canon(t, w))
+			}
+			var have []string
+			for _, p := range paths(got) {
+				have = append(have, canon(t, p))
+			}
+			if strings.Join(have, "\n") != strings.Join(want, "\n") {
+				t.Errorf("files:\n got %q\nwant %q", have, want)
+			}
+			if tt.reason == "" && !got.Pinnable {
+				t.Errorf("not pinnable: %s", got.Reason)
+			}
+			if tt.reason != "" && (got.Pinnable || !strings.Contains(got.Reason, tt.reason)) {
+				t.Errorf("pinnable %v, reason %q; want a reason with %q", got.Pinnable, got.Reason, tt.reason)
+			}
+		})
+	}
+}
+
+// canon is a system path as it resolves, so /bin/sh and /usr/bin/sh
+// compare equal on distributions where one links to the other.
+func canon(t *testing.T, p string) string {
+	t.Helper()
+	if !strings.HasPrefix(p, "/usr/") && !strings.HasPrefix(p, "/bin/") {
+		return p
+	}
+	if real, err := filepath.EvalSymlinks(p); err == nil {
+		return real
+	}
+	return p
+}
+
+func TestSimpleCommands(t *testing.T) {
+	got, ok := SimpleCommands(`FOO=1 git   push origin && (cd x; { "git" 'push'; }) | echo $(rm -rf /tmp/x)`)
+	if !ok {
+		t.Fatal("not parsed")
+	}
+	want := []string{"git push origin", "cd x", `"git" 'push'`, "git push", "echo $(rm -rf /tmp/x)", "rm -rf /tmp/x"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+	if _, ok := SimpleCommands("if"); ok {
+		t.Error("a line that cannot be parsed reported as parsed")
+	}
+}
+
+// findCases are TestFind's commands, run against newFixture.
+func findCases() []findCase {
+	return []findCase{
 		// Point 1: the program, as execvp finds it.
 		{"program on PATH", "tool --rules rules.sh", []string{"$BIN/tool"}, ""},
 		{"program before a script argument", "tool $ROOT/s/rules.sh", []string{"$BIN/tool", "$ROOT/s/rules.sh"}, ""},
@@ -135,55 +191,5 @@ func TestFind(t *testing.T) {
 		{"xargs", "sh -c 'xargs tool'", []string{"/bin/sh", "/usr/bin/xargs"}, "xargs runs"},
 		{"builtins run no file", "sh -c 'echo x; test -f y; [ -f z ]; printf q; true'", []string{"/bin/sh"}, ""},
 		{"inline pipeline", `sh -c "cat | tool -r '.tool_input.command' >> ~/.claude/log.txt"`, []string{"/bin/sh", "/usr/bin/cat", "$BIN/tool"}, ""},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got := Find(fx.expand(tt.cmd), fx.env)
-			var want []string
-			for _, w := range tt.files {
-				w = fx.expand(w)
-				want = append(want, canon(t, w))
-			}
-			var have []string
-			for _, p := range paths(got) {
-				have = append(have, canon(t, p))
-			}
-			if strings.Join(have, "\n") != strings.Join(want, "\n") {
-				t.Errorf("files:\n got %q\nwant %q", have, want)
-			}
-			if tt.reason == "" && !got.Pinnable {
-				t.Errorf("not pinnable: %s", got.Reason)
-			}
-			if tt.reason != "" && (got.Pinnable || !strings.Contains(got.Reason, tt.reason)) {
-				t.Errorf("pinnable %v, reason %q; want a reason with %q", got.Pinnable, got.Reason, tt.reason)
-			}
-		})
-	}
-}
-
-// canon is a system path as it resolves, so /bin/sh and /usr/bin/sh
-// compare equal on distributions where one links to the other.
-func canon(t *testing.T, p string) string {
-	t.Helper()
-	if !strings.HasPrefix(p, "/usr/") && !strings.HasPrefix(p, "/bin/") {
-		return p
-	}
-	if real, err := filepath.EvalSymlinks(p); err == nil {
-		return real
-	}
-	return p
-}
-
-func TestSimpleCommands(t *testing.T) {
-	got, ok := SimpleCommands(`FOO=1 git   push origin && (cd x; { "git" 'push'; }) | echo $(rm -rf /tmp/x)`)
-	if !ok {
-		t.Fatal("not parsed")
-	}
-	want := []string{"git push origin", "cd x", `"git" 'push'`, "git push", "echo $(rm -rf /tmp/x)", "rm -rf /tmp/x"}
-	if strings.Join(got, "|") != strings.Join(want, "|") {
-		t.Errorf("got  %q\nwant %q", got, want)
-	}
-	if _, ok := SimpleCommands("if"); ok {
-		t.Error("a line that cannot be parsed reported as parsed")
 	}
 }

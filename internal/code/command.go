@@ -44,7 +44,7 @@ func (f *finder) command(words []word, sc scope, inShell bool) {
 	}
 	f.add(path)
 	f.shebang(path, 0)
-	name := interpreterName(w0.s, path)
+	name := f.interpreterName(w0.s, path)
 	switch {
 	case name == "env":
 		f.env1(words[1:], sc)
@@ -83,7 +83,7 @@ func (f *finder) lookPath(name string, sc scope) (string, bool) {
 		if dir == "" {
 			cand = name
 		}
-		if !executable(cand) {
+		if !f.env.Memo.executable(cand) {
 			continue
 		}
 		if !filepath.IsAbs(cand) {

@@ -3,7 +3,6 @@ package code
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -122,12 +121,12 @@ func digitsDots(s string) bool {
 // interpreterName is the name a program is known by: as written, or, when
 // that is no interpreter or wrapper, the file it resolves to (python →
 // python3.12).
-func interpreterName(written, path string) string {
+func (f *finder) interpreterName(written, path string) string {
 	base := filepath.Base(written)
 	if familyOf(base) != "" || base == "env" || wrappers[base] != nil || runsArguments[base] {
 		return base
 	}
-	if real, err := filepath.EvalSymlinks(path); err == nil {
+	if real, err := f.env.Memo.evalSymlinks(path); err == nil {
 		if rb := filepath.Base(real); familyOf(rb) != "" {
 			return rb
 		}
@@ -295,7 +294,7 @@ func (f *finder) scriptFile(a word, sc scope, interp string) {
 // shebang adds the interpreter a program's `#!` line names: it runs too.
 // depth bounds a chain of #! scripts naming #! scripts.
 func (f *finder) shebang(path string, depth int) {
-	interp, arg, ok := readShebang(path)
+	interp, arg, ok := f.env.Memo.readShebang(path)
 	if !ok || depth > 4 {
 		return
 	}
@@ -350,11 +349,6 @@ func readShebang(path string) (interp, arg string, ok bool) {
 		arg = strings.Join(fields[1:], " ")
 	}
 	return interp, arg, true
-}
-
-func isRegular(path string) bool {
-	fi, err := os.Stat(path)
-	return err == nil && fi.Mode().IsRegular()
 }
 
 // ShellCodeIndex is the index in argv of the code string of `SHELL

@@ -260,7 +260,7 @@ func (f *finder) source(name string, args []word, sc scope) {
 	}
 	if !strings.Contains(a.s, "/") {
 		for _, dir := range filepath.SplitList(f.env.PATH) {
-			if cand := filepath.Join(dir, a.s); filepath.IsAbs(dir) && isRegular(cand) {
+			if cand := filepath.Join(dir, a.s); filepath.IsAbs(dir) && f.env.Memo.isRegular(cand) {
 				f.add(cand)
 				return
 			}

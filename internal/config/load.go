@@ -125,7 +125,7 @@ func Load(path string, env Env) (*File, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading config file: %w", err)
 	}
-	doc, more, err := parseYAML(data)
+	doc, more, decoding, err := parseYAML(data)
 	if err != nil {
 		var se *SyntaxError
 		if errors.As(err, &se) {
@@ -145,7 +145,17 @@ func Load(path string, env Env) (*File, error) {
 	}
 	root := Deref(doc)
 	f.Expansions = map[*yaml.Node]Expansion{}
-	expandEnv(root, env, map[*yaml.Node]bool{}, f.Expansions)
+	if hasAlias(doc) {
+		// An alias sees its anchor's expansion: expanded in place, and the
+		// tree, changed, is not offered to an edit.
+		expandEnv(root, env, map[*yaml.Node]bool{}, f.Expansions)
+	} else {
+		// Expanded into copies: the tree decoded stays as written, and an
+		// edit of the same bytes in this process reads it rather than
+		// parsing the file again (SPEC §29 item 2).
+		root = expandCopy(root, env, f.Expansions)
+		OfferDecoding(decoding)
+	}
 	switch v := Resolve(root); v.Kind {
 	case KindNull:
 		return f, nil
@@ -240,31 +250,28 @@ var yamlLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(
 
 // parseYAML parses the first document; more is the line where a second
 // one starts (0 when there is none).
-func parseYAML(data []byte) (doc *yaml.Node, more int, err error) {
-	defer func() {
+func parseYAML(data []byte) (doc *yaml.Node, more int, p *Decoding, err error) {
+	data = bytes.TrimPrefix(data, []byte("\ufeff"))
+	p = Decode(data)
+	if p.Panicked != nil {
 		// yaml.v3 reports some malformed input by panicking with a value it
 		// does not recover itself; a config file must never crash hermes.
-		if r := recover(); r != nil {
-			doc, more, err = nil, 0, &SyntaxError{Msg: fmt.Sprint(r)}
-		}
-	}()
-	data = bytes.TrimPrefix(data, []byte("\ufeff"))
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	var first, second yaml.Node
-	if err := dec.Decode(&first); err != nil {
-		if errors.Is(err, io.EOF) {
-			return nil, 0, nil
-		}
-		return nil, 0, syntaxError(err, data)
+		return nil, 0, nil, &SyntaxError{Msg: fmt.Sprint(p.Panicked)}
 	}
-	switch err := dec.Decode(&second); {
+	if err := p.Err; err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, 0, nil, nil
+		}
+		return nil, 0, nil, syntaxError(err, data)
+	}
+	switch err := p.SecondErr; {
 	case errors.Is(err, io.EOF):
 	case err != nil:
-		return nil, 0, syntaxError(err, data)
+		return nil, 0, nil, syntaxError(err, data)
 	default:
-		more = secondDocumentLine(data, &first, &second)
+		more = secondDocumentLine(data, &p.Doc, &p.Second)
 	}
-	return &first, more, nil
+	return &p.Doc, more, p, nil
 }
 
 // syntaxError turns a yaml.v3 error into a SyntaxError with a 1-based
@@ -349,18 +356,81 @@ func expandEnv(n *yaml.Node, env Env, seen map[*yaml.Node]bool, written map[*yam
 		if !strings.Contains(n.Value, "${") || Resolve(n).Kind != KindString {
 			return
 		}
-		x := Expansion{Written: n.Value}
-		n.Value = envRef().ReplaceAllStringFunc(n.Value, func(ref string) string {
-			name := envRef().FindStringSubmatch(ref)[1]
-			x.Vars = append(x.Vars, name)
-			v, _ := env(name)
-			return v
-		})
-		if len(x.Vars) > 0 {
-			written[n] = x
-		}
-		n.Tag, n.Style = "!!str", n.Style|yaml.TaggedStyle
+		expandScalar(n, env, written)
 	}
+}
+
+// expandScalar expands the references of the string scalar n, in place.
+func expandScalar(n *yaml.Node, env Env, written map[*yaml.Node]Expansion) {
+	x := Expansion{Written: n.Value}
+	n.Value = envRef().ReplaceAllStringFunc(n.Value, func(ref string) string {
+		name := envRef().FindStringSubmatch(ref)[1]
+		x.Vars = append(x.Vars, name)
+		v, _ := env(name)
+		return v
+	})
+	if len(x.Vars) > 0 {
+		written[n] = x
+	}
+	n.Tag, n.Style = "!!str", n.Style|yaml.TaggedStyle
+}
+
+// hasAlias reports whether an alias is anywhere in n (keys included).
+func hasAlias(n *yaml.Node) bool {
+	if n == nil {
+		return false
+	}
+	if n.Kind == yaml.AliasNode {
+		return true
+	}
+	for _, c := range n.Content {
+		if hasAlias(c) {
+			return true
+		}
+	}
+	return false
+}
+
+// expandCopy is expandEnv for a tree without aliases, leaving n as it is:
+// a node that changes, and every node above it, is a copy (lines, columns
+// and styles kept); a node that does not is shared with n.
+func expandCopy(n *yaml.Node, env Env, written map[*yaml.Node]Expansion) *yaml.Node {
+	if n == nil {
+		return nil
+	}
+	switch n.Kind {
+	case yaml.DocumentNode, yaml.SequenceNode, yaml.MappingNode:
+		first := 0
+		if n.Kind == yaml.MappingNode {
+			first = 1 // values, not keys
+		}
+		step := 1 + first
+		var content []*yaml.Node
+		for i := first; i < len(n.Content); i += step {
+			c := expandCopy(n.Content[i], env, written)
+			if c == n.Content[i] {
+				continue
+			}
+			if content == nil {
+				content = slices.Clone(n.Content)
+			}
+			content[i] = c
+		}
+		if content == nil {
+			return n
+		}
+		cp := *n
+		cp.Content = content
+		return &cp
+	case yaml.ScalarNode:
+		if !strings.Contains(n.Value, "${") || Resolve(n).Kind != KindString {
+			return n
+		}
+		cp := *n
+		expandScalar(&cp, env, written)
+		return &cp
+	}
+	return n
 }
 
 // YAMLError gives the 1-based line (0 when unknown) and the message of an

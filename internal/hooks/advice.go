@@ -37,6 +37,13 @@ func (s *Setup) BlockedInLog() Blocked {
 // nil: not looked) or a policy case (blockedCase), or its script contains
 // "block", "deny" or "exit 2".
 func NeedsFailClosed(h ShellHook, blocked Blocked, blockedCase bool) bool {
+	return NeedsFailClosedWith(h, blocked, blockedCase, allowlist.FingerprintNow)
+}
+
+// NeedsFailClosedWith is NeedsFailClosed reading the script through
+// fingerprint: an invocation's cache (Setup.Fingerprints.Of) when it
+// advises on many hooks of one script (protect --all, SPEC §29 item 2).
+func NeedsFailClosedWith(h ShellHook, blocked Blocked, blockedCase bool, fingerprint func(string) allowlist.Fingerprint) bool {
 	if h.Event != answer.EventPreToolCall || h.FailClosed {
 		return false
 	}
@@ -46,7 +53,7 @@ func NeedsFailClosed(h ShellHook, blocked Blocked, blockedCase bool) bool {
 	if !h.HasScriptFile() {
 		return false
 	}
-	fp := allowlist.FingerprintNow(h.Script)
+	fp := fingerprint(h.Script)
 	for _, w := range blockWords {
 		if bytes.Contains(fp.Content, w) {
 			return true

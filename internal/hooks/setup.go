@@ -6,6 +6,7 @@ import (
 
 	"github.com/hermes-hooks/hermes/internal/allowlist"
 	"github.com/hermes-hooks/hermes/internal/catalog"
+	"github.com/hermes-hooks/hermes/internal/code"
 	"github.com/hermes-hooks/hermes/internal/config"
 	"github.com/hermes-hooks/hermes/internal/hooks/gateway"
 	"github.com/hermes-hooks/hermes/internal/hookspec"
@@ -38,7 +39,8 @@ type Setup struct {
 
 	execMu     sync.Mutex
 	execChecks map[execKey]error
-	presence   sync.Map // path → bool: something is there (display only)
+	presence   sync.Map  // path → bool: something is there (display only)
+	codeMemo   code.Memo // what finding hooks' code asked of the disk (display and planning only)
 }
 
 // Load finds HERMES_HOME and the config file, reads the config and parses

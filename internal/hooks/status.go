@@ -50,7 +50,12 @@ const (
 // the invocation's caches of hashes and path checks: for display (list,
 // diff, the checklist), never to decide whether to run a hook (InspectNow).
 func (s *Setup) Inspect(spec hookspec.Spec, list *allowlist.List) ShellHook {
-	return s.InspectWith(spec, list, trust.Probes{Fingerprint: s.Fingerprints.Of, Paths: s.SafePaths(), Executable: s.checkExecutable, Present: s.present})
+	return s.inspectWith(spec, list, s.cachedProbes(), s.TrustSettings(), &s.codeMemo)
+}
+
+// cachedProbes are the invocation's caches of hashes and path checks.
+func (s *Setup) cachedProbes() trust.Probes {
+	return trust.Probes{Fingerprint: s.Fingerprints.Of, Paths: s.SafePaths(), Executable: s.checkExecutable, Present: s.present}
 }
 
 // InspectNow is the one decision whether a hook may run now (SPEC §13,
@@ -79,17 +84,23 @@ func (s *Setup) TrustSettings() trust.Settings {
 // InspectWith is Inspect with the given probes (tests and doctor pass
 // their own view of the disk).
 func (s *Setup) InspectWith(spec hookspec.Spec, list *allowlist.List, look trust.Probes) ShellHook {
-	return s.inspectWith(spec, list, look, s.TrustSettings())
+	return s.inspectWith(spec, list, look, s.TrustSettings(), nil)
 }
 
 // InspectAsGuard is the decision the guard would make on the hook's script
-// now (pinned, strict), whatever the config's switches: whether protecting
-// it keeps it running.
+// (pinned, strict), whatever the config's switches: whether protecting it
+// keeps it running. It plans protect, it does not run the hook, so it
+// looks through the invocation's caches as Inspect does: protect --all of
+// 100,000 hooks over one script hashes it, walks its folders and finds its
+// code once, not 100,000 times (SPEC §29 item 2); the guard decides again,
+// from no cache, at every firing.
 func (s *Setup) InspectAsGuard(spec hookspec.Spec, list *allowlist.List) ShellHook {
-	return s.inspectWith(spec, list, trust.Now(), guard.Settings)
+	return s.inspectWith(spec, list, s.cachedProbes(), guard.Settings, &s.codeMemo)
 }
 
-func (s *Setup) inspectWith(spec hookspec.Spec, list *allowlist.List, look trust.Probes, settings trust.Settings) ShellHook {
+// inspectWith decides with look; memo, when not nil, remembers what
+// finding the code asked of the disk (display and planning only).
+func (s *Setup) inspectWith(spec hookspec.Spec, list *allowlist.List, look trust.Probes, settings trust.Settings, memo *code.Memo) ShellHook {
 	th := trust.Hook{Event: spec.Event, Command: spec.Command, Home: s.UserHome, CodeEnv: s.CodeEnv()}
 	if spec.Guard != nil {
 		// The guard judges the code it guards, pinned and strictly: so
@@ -97,6 +108,7 @@ func (s *Setup) inspectWith(spec hookspec.Spec, list *allowlist.List, look trust
 		th = guard.Hook(*spec.Guard, spec.Event, spec.Command, s.UserHome, th.CodeEnv.HermesHome)
 		settings = guard.Settings
 	}
+	th.CodeEnv.Memo = memo
 	v := trust.DecideWith(list, th, settings, look)
 	var pe *shell.ParseError
 	if errors.As(v.ParseErr, &pe) && spec.Written != "" {

@@ -3,6 +3,7 @@ package hookspec
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/hermes-hooks/hermes/internal/catalog"
@@ -306,6 +307,12 @@ func (p *parser) event(pr config.Pair) {
 	case v.Kind != config.KindList:
 		p.warn(path, line, "the value of %s must be a list of hooks (entries starting with '-'), got %s; skipped", ev.Name, v.Describe())
 		return
+	}
+	// Room for the event's hooks at once: a Spec is large, and growing
+	// the list by doubling for 755,000 hooks allocated 800 MB.
+	p.out.Specs = slices.Grow(p.out.Specs, len(v.Node.Content))
+	if p.seen == nil {
+		p.seen = make(map[[3]string]int, len(v.Node.Content))
 	}
 	for i, item := range v.Node.Content {
 		if s, ok := p.entry(ev, i, item); ok {

@@ -2,8 +2,12 @@ package edit
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/hermes-hooks/hermes/internal/config"
 )
 
 // The sizes of SPEC §29 item 2, reduced for make bench: every edit must be
@@ -66,6 +70,48 @@ func BenchmarkAppendBigMapping(b *testing.B) {
 				}
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/key")
+		})
+	}
+}
+
+// BenchmarkLoadCountParseAppend is the parsing an add does before it
+// checks its result: the config's load, the stable read's count and the
+// edit's parse, of the same bytes. shared=true is how an add runs (one
+// parse handed on from the load); shared=false parses at each step, as
+// before SPEC §29 item 2's fourth round.
+func BenchmarkLoadCountParseAppend(b *testing.B) {
+	const n = 10000
+	src := hooksConfig(n)
+	path := filepath.Join(b.TempDir(), "config.yaml")
+	if err := os.WriteFile(path, src, 0o600); err != nil {
+		b.Fatal(err)
+	}
+	for _, shared := range []bool{false, true} {
+		b.Run(fmt.Sprintf("shared=%v", shared), func(b *testing.B) {
+			forget := func() {
+				if !shared {
+					config.OfferDecoding(nil)
+				}
+			}
+			defer config.OfferDecoding(nil)
+			for range b.N {
+				if _, err := config.Load(path, nil); err != nil {
+					b.Fatal(err)
+				}
+				forget()
+				if _, ok := countSettings(src); !ok {
+					b.Fatal("not counted")
+				}
+				forget()
+				d, err := Parse(src)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, err := d.Append([]string{"hooks", "pre_tool_call"}, []Field{{Key: "command", Value: "/opt/new.sh"}}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/hook")
 		})
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 
 	"github.com/hermes-hooks/hermes/internal/allowlist"
+	"github.com/hermes-hooks/hermes/internal/config"
 	"github.com/hermes-hooks/hermes/internal/filelock"
 	"github.com/hermes-hooks/hermes/internal/fileowner"
 )
@@ -62,6 +63,22 @@ func ReadFile(path string) (data []byte, exists bool, err error) {
 	}
 	data, err = os.ReadFile(path)
 	return data, err == nil, err
+}
+
+// Exists reports whether ReadFile(path) would find a file: a regular file
+// (following links) that can be opened for reading. It reads nothing: an
+// edit asks it of a file it just read, which may be 55 MB.
+func Exists(path string) bool {
+	fi, err := os.Stat(path)
+	if err != nil || !fi.Mode().IsRegular() {
+		return false
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	f.Close()
+	return true
 }
 
 // Options says how UpdateFile waits and when it stops.
@@ -162,6 +179,7 @@ func UpdateFile(path string, opt Options, change func(old []byte) ([]byte, error
 }
 
 func updateLocked(ctx context.Context, target string, change func([]byte) ([]byte, error), commit func() bool) (before, after []byte, err error) {
+	defer config.OfferDecoding(nil) // a decoding no Parse took is not kept past the edit
 	sweepTemps(target)
 	most := -1 // the most settings any read of this edit saw
 	shrank := false

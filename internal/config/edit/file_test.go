@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -238,5 +239,26 @@ func TestUpdateFileNeverWritesBackFewerSettings(t *testing.T) {
 	}
 	if calls != 1 {
 		t.Errorf("change ran %d times on a file with fewer settings", calls)
+	}
+}
+
+// Exists says what ReadFile's exists says, without reading.
+func TestExistsAsReadFile(t *testing.T) {
+	dir := t.TempDir()
+	file, link, fifo := filepath.Join(dir, "config.yaml"), filepath.Join(dir, "link.yaml"), filepath.Join(dir, "fifo")
+	if err := os.WriteFile(file, []byte("a: 1\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(file, link); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{file, link, dir, fifo, filepath.Join(dir, "missing.yaml"), filepath.Join(link, "under")} {
+		_, want, _ := ReadFile(p)
+		if got := Exists(p); got != want {
+			t.Errorf("%s: Exists %v, ReadFile says %v", p, got, want)
+		}
 	}
 }

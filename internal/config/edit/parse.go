@@ -89,20 +89,23 @@ func Check(src []byte) error {
 }
 
 func parseRoot(body []byte) (root *yaml.Node, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			root, err = nil, refused(0, "not valid YAML: %v", r)
-		}
-	}()
-	dec := yaml.NewDecoder(bytes.NewReader(body))
-	var doc, second yaml.Node
-	if err := dec.Decode(&doc); err != nil {
+	// The tree the stable read or the config's load parsed from the same
+	// bytes, when one was offered.
+	p := config.TakeDecoding(body)
+	if p == nil {
+		p = config.Decode(body)
+	}
+	if p.Panicked != nil {
+		return nil, refused(0, "not valid YAML: %v", p.Panicked)
+	}
+	doc, second := &p.Doc, &p.Second
+	if err := p.Err; err != nil {
 		if errors.Is(err, io.EOF) {
 			return nil, nil
 		}
 		return nil, refused(0, "not valid YAML: %s", strings.TrimPrefix(err.Error(), "yaml: "))
 	}
-	switch err := dec.Decode(&second); {
+	switch err := p.SecondErr; {
 	case errors.Is(err, io.EOF):
 	case err != nil:
 		return nil, refused(0, "not valid YAML: %s", strings.TrimPrefix(err.Error(), "yaml: "))
@@ -111,7 +114,7 @@ func parseRoot(body []byte) (root *yaml.Node, err error) {
 	}
 	// The same rule config.Load applies: one reading of what the agent
 	// refuses.
-	if r := config.Refusal(&doc); r != nil {
+	if r := config.Refusal(doc); r != nil {
 		return nil, refused(r.Line, "%s; the agent ignores such a file, so it is not edited", r.Reason)
 	}
 	if len(doc.Content) == 0 {

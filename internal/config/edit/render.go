@@ -93,12 +93,35 @@ func plainOK(s string, flow bool) bool {
 	if !config.PlainIsString(s) {
 		return false
 	}
+	if plainPath(s) {
+		return true
+	}
 	var v any
 	if err := yaml.Unmarshal([]byte("k: "+s), &v); err != nil {
 		return false
 	}
 	m, ok := v.(map[string]any)
 	return ok && m["k"] == s
+}
+
+// plainPath: s is an absolute path and words of letters, digits and
+// /._-~+= (a command such as protect writes 100,000 times, SPEC §29 item
+// 2), which passed plainOK's checks above. Such a scalar reads back as
+// itself without asking yaml.v3: no YAML 1.2 tag but !!str resolves a
+// plain scalar starting with "/" (null, bool, int, float and the merge key
+// start otherwise), and with no indicator, ": ", " #", tab or line break
+// in it, it is one plain scalar (TestPlainPathAsYAMLReadsIt).
+func plainPath(s string) bool {
+	if s[0] != '/' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("/._-~+= ", c) >= 0) {
+			return false
+		}
+	}
+	return true
 }
 
 func renderKey(k string) string { return renderString(k, quotePlain, true) }

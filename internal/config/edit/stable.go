@@ -13,6 +13,8 @@ import (
 
 	"golang.org/x/sys/unix"
 	"gopkg.in/yaml.v3"
+
+	"github.com/hermes-hooks/hermes/internal/config"
 )
 
 // A file being rewritten in place (truncated, then written) can be read
@@ -200,12 +202,21 @@ func readStable(ctx context.Context, path string, known *snapshot) (snapshot, er
 // countSettings counts the values (scalars that are not keys) of a YAML
 // document: a read that saw more of them than the file has now was of a
 // fuller version.
+//
+// The decoding is the config load's when it read the same bytes, and is
+// offered on to the edit's Parse of them (the usual case: the file loaded
+// is the file read is the file changed), so a file is parsed once for all
+// three.
 func countSettings(data []byte) (int, bool) {
-	var root yaml.Node
-	if err := yaml.Unmarshal(data, &root); err != nil {
+	p := config.TakeDecoding(data)
+	if p == nil {
+		p = config.Decode(data)
+	}
+	config.OfferDecoding(p)
+	if !p.FirstRead {
 		return 0, false
 	}
-	return countValues(&root), true
+	return countValues(&p.Doc), true
 }
 
 func countValues(n *yaml.Node) int {

@@ -1,0 +1,102 @@
+package code
+
+import (
+	"os"
+	"path/filepath"
+	"sync"
+)
+
+// Memo remembers what finding code asked of the file system (where a path
+// resolves, whether it is a regular or executable file, its #! line,
+// whether it is a system file), for one invocation that finds the code of
+// many hooks to show or plan them: `list` or `protect --all` of 100,000
+// hooks over one script ask about the same few files 100,000 times (SPEC
+// §29 item 2). The answers are the ones the file system gave the first
+// time, so a Memo is never used for a decision to run a hook: there
+// Env.Memo is nil and every question is asked now. Safe for concurrent
+// use; the zero Memo is ready.
+type Memo struct {
+	mu sync.Mutex
+	m  map[memoKey]any
+}
+
+type memoKey struct {
+	op   byte
+	path string
+}
+
+// The questions a Memo remembers.
+const (
+	askReal    byte = iota // filepath.EvalSymlinks
+	askRegular             // os.Stat: a regular file
+	askExec                // executable
+	askShebang             // readShebang
+	askSystem              // finder.isSystem, keyed by the private folders too
+)
+
+type realPath struct {
+	real string
+	err  error
+}
+
+type shebangLine struct {
+	interp, arg string
+	ok          bool
+}
+
+// get is ask(), remembered under (op, path) when m is not nil.
+func (m *Memo) get(op byte, path string, ask func() any) any {
+	if m == nil {
+		return ask()
+	}
+	k := memoKey{op, path}
+	m.mu.Lock()
+	v, ok := m.m[k]
+	m.mu.Unlock()
+	if ok {
+		return v
+	}
+	v = ask()
+	m.mu.Lock()
+	if m.m == nil {
+		m.m = map[memoKey]any{}
+	}
+	m.m[k] = v
+	m.mu.Unlock()
+	return v
+}
+
+func (m *Memo) evalSymlinks(path string) (string, error) {
+	r := m.get(askReal, path, func() any {
+		real, err := filepath.EvalSymlinks(path)
+		return realPath{real, err}
+	}).(realPath)
+	return r.real, r.err
+}
+
+func (m *Memo) isRegular(path string) bool {
+	return m.get(askRegular, path, func() any {
+		fi, err := os.Stat(path)
+		return err == nil && fi.Mode().IsRegular()
+	}).(bool)
+}
+
+func (m *Memo) executable(path string) bool {
+	return m.get(askExec, path, func() any { return executable(path) }).(bool)
+}
+
+func (m *Memo) readShebang(path string) (interp, arg string, ok bool) {
+	s := m.get(askShebang, path, func() any {
+		i, a, ok := readShebang(path)
+		return shebangLine{i, a, ok}
+	}).(shebangLine)
+	return s.interp, s.arg, s.ok
+}
+
+// isSystem is f.isSystem(path), remembered for f's private folders.
+func (m *Memo) isSystem(f *finder, path string) bool {
+	if m == nil {
+		return f.isSystemNow(path)
+	}
+	return m.get(askSystem, f.memoKey+path, func() any { return f.isSystemNow(path) }).(bool)
+}

@@ -1,0 +1,66 @@
+package code
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+)
+
+// A Memo changes no finding: every command of TestFind, found twice with
+// one Memo shared by all of them (the second time from what the first
+// remembered), is found as without one.
+func TestMemoFindsTheSame(t *testing.T) {
+	fx := newFixture(t)
+	t.Chdir(fx.root)
+	memo := &Memo{}
+	withMemo := fx.env
+	withMemo.Memo = memo
+	for round := range 2 {
+		for _, tt := range findCases() {
+			cmd := fx.expand(tt.cmd)
+			want := Find(cmd, fx.env)
+			if got := Find(cmd, withMemo); !reflect.DeepEqual(got, want) {
+				t.Errorf("round %d, %s: with a memo\n got %+v\nwant %+v", round, tt.name, got, want)
+			}
+		}
+	}
+	if len(memo.m) == 0 {
+		t.Fatal("the memo remembered nothing: the test proves nothing")
+	}
+}
+
+// System files are remembered per set of private folders: a memo that saw
+// /usr/bin/env as a system file does not carry that into a finding whose
+// home is /usr.
+func TestMemoKeepsPrivateFoldersApart(t *testing.T) {
+	memo := &Memo{}
+	public := Env{PATH: "/usr/bin:/bin", Home: t.TempDir(), Memo: memo}
+	private := Env{PATH: "/usr/bin:/bin", Home: "/usr", Memo: memo}
+	for _, env := range []Env{public, private, public} {
+		noMemo := env
+		noMemo.Memo = nil
+		if got, want := Find("/usr/bin/env true", env), Find("/usr/bin/env true", noMemo); !reflect.DeepEqual(got, want) {
+			t.Errorf("home %s: with a memo\n got %+v\nwant %+v", env.Home, got, want)
+		}
+	}
+}
+
+// Many hooks over one script (protect --all of 100,000): the memo asks
+// the disk about the script and its interpreter once.
+func BenchmarkFindManyArgs(b *testing.B) {
+	dir := b.TempDir()
+	script := filepath.Join(dir, "h.sh")
+	if err := os.WriteFile(script, []byte("#!/bin/sh\nexit 0\n"), 0o755); err != nil {
+		b.Fatal(err)
+	}
+	for _, memo := range []*Memo{nil, {}} {
+		b.Run(fmt.Sprintf("memo=%v", memo != nil), func(b *testing.B) {
+			env := Env{PATH: "/usr/bin:/bin", Home: dir, Memo: memo}
+			for i := range b.N {
+				FindArgv([]string{script, fmt.Sprintf("%07d", i)}, env)
+			}
+		})
+	}
+}

@@ -28,6 +28,9 @@ type List struct {
 	index    Index
 	indexLen int
 	indexAt  *Entry
+	// perItem is the bytes an item took in the file read (0: none read),
+	// to size the buffer it is written into.
+	perItem int
 }
 
 // oddItem is a malformed approvals item and its place: the number of
@@ -159,19 +162,34 @@ func (l *List) encode() []byte {
 			top.Set(k, decodeValue(v))
 		}
 	}
-	items := make([]any, 0, len(l.Approvals)+len(l.odd))
+	// The items in the file's order (the malformed ones where they were),
+	// each made only as it is written.
+	type slot struct {
+		odd bool
+		i   int
+	}
+	slots := make([]slot, 0, len(l.Approvals)+len(l.odd))
 	o := 0
-	for i, e := range l.Approvals {
+	for i := range l.Approvals {
 		for ; o < len(l.odd) && l.odd[o].at <= i; o++ {
-			items = append(items, decodeValue(l.odd[o].value))
+			slots = append(slots, slot{true, o})
 		}
-		items = append(items, e.object())
+		slots = append(slots, slot{false, i})
 	}
 	for ; o < len(l.odd); o++ {
-		items = append(items, decodeValue(l.odd[o].value))
+		slots = append(slots, slot{true, o})
 	}
-	top.Set("approvals", items)
-	return pyjson.Marshal(top, pyjson.Options{Indent: 2, SortKeys: true, KeepNumbers: true})
+	top.Set("approvals", pyjson.Items{Len: len(slots), Item: func(i int) any {
+		if s := slots[i]; s.odd {
+			return decodeValue(l.odd[s.i].value)
+		}
+		return l.Approvals[slots[i].i].object()
+	}})
+	per := l.perItem
+	if per == 0 {
+		per = 400 // an entry with its code, indented
+	}
+	return pyjson.Marshal(top, pyjson.Options{Indent: 2, SortKeys: true, KeepNumbers: true, SizeHint: per*len(slots)*9/8 + 256})
 }
 
 var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
@@ -212,6 +230,9 @@ func decode(data []byte, path string) (l *List, warnings []string, corrupt strin
 		return &List{}, nil, `not usable: "approvals" is ` + kind + ", not a list"
 	}
 	l.Approvals = make([]Entry, 0, len(items))
+	if len(items) > 0 {
+		l.perItem = len(data) / len(items)
+	}
 	txt := newText(data)
 	for i, item := range items {
 		e, ok := entryFrom(item, txt)

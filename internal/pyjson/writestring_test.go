@@ -83,3 +83,21 @@ func TestDeepIndent(t *testing.T) {
 		t.Fatalf("no line indented by 80 in:\n%s", out)
 	}
 }
+
+// TestItemsAsList: a list made item by item (Items) is written exactly as
+// the same list built whole, at any depth and layout; the size hint
+// changes nothing written.
+func TestItemsAsList(t *testing.T) {
+	obj := NewObject().Set("b", 1).Set("a", []any{"x", NewObject().Set("k", nil)})
+	whole := []any{obj, "s", []any{}, NewObject(), 2.5}
+	for _, opts := range []Options{{}, {Indent: 2, SortKeys: true}, {Compact: true}, {Indent: 4, SizeHint: 1 << 20}} {
+		want := Marshal(NewObject().Set("approvals", whole), opts)
+		got := Marshal(NewObject().Set("approvals", Items{Len: len(whole), Item: func(i int) any { return whole[i] }}), opts)
+		if string(got) != string(want) {
+			t.Errorf("%+v:\n got %s\nwant %s", opts, got, want)
+		}
+	}
+	if got := string(Marshal(Items{}, Options{Indent: 2})); got != "[]" {
+		t.Errorf("empty Items: %s", got)
+	}
+}

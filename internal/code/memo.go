@@ -3,7 +3,8 @@ package code
 import (
 	"os"
 	"path/filepath"
-	"sync"
+
+	"github.com/hermes-hooks/hermes/internal/memo"
 )
 
 // Memo remembers what finding code asked of the file system (where a path
@@ -16,8 +17,7 @@ import (
 // Env.Memo is nil and every question is asked now. Safe for concurrent
 // use; the zero Memo is ready.
 type Memo struct {
-	mu sync.Mutex
-	m  map[memoKey]any
+	m memo.Map[memoKey, any]
 }
 
 type memoKey struct {
@@ -49,21 +49,7 @@ func (m *Memo) get(op byte, path string, ask func() any) any {
 	if m == nil {
 		return ask()
 	}
-	k := memoKey{op, path}
-	m.mu.Lock()
-	v, ok := m.m[k]
-	m.mu.Unlock()
-	if ok {
-		return v
-	}
-	v = ask()
-	m.mu.Lock()
-	if m.m == nil {
-		m.m = map[memoKey]any{}
-	}
-	m.m[k] = v
-	m.mu.Unlock()
-	return v
+	return m.m.Get(memoKey{op, path}, ask)
 }
 
 func (m *Memo) evalSymlinks(path string) (string, error) {

@@ -26,7 +26,7 @@ func TestMemoFindsTheSame(t *testing.T) {
 			}
 		}
 	}
-	if len(memo.m) == 0 {
+	if memo.m.Len() == 0 {
 		t.Fatal("the memo remembered nothing: the test proves nothing")
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/hermes-hooks/hermes/internal/config"
 	"github.com/hermes-hooks/hermes/internal/hooks/gateway"
 	"github.com/hermes-hooks/hermes/internal/hookspec"
+	"github.com/hermes-hooks/hermes/internal/memo"
 	"github.com/hermes-hooks/hermes/internal/safepath"
 )
 
@@ -37,8 +38,7 @@ type Setup struct {
 	pathsOnce sync.Once
 	paths     *safepath.Checker
 
-	execMu     sync.Mutex
-	execChecks map[execKey]error
+	execChecks memo.Map[execKey, error]
 	presence   sync.Map  // path → bool: something is there (display only)
 	codeMemo   code.Memo // what finding hooks' code asked of the disk (display and planning only)
 }

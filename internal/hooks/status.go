@@ -130,21 +130,7 @@ func (s *Setup) SafePaths() *safepath.Checker {
 // and read ten #! lines, not a thousand. For display only, like the other
 // caches of Inspect.
 func (s *Setup) checkExecutable(path string, firstWord bool) error {
-	key := execKey{path, firstWord}
-	s.execMu.Lock()
-	err, done := s.execChecks[key]
-	s.execMu.Unlock()
-	if done {
-		return err
-	}
-	err = shell.CheckExecutable(path, firstWord)
-	s.execMu.Lock()
-	if s.execChecks == nil {
-		s.execChecks = map[execKey]error{}
-	}
-	s.execChecks[key] = err
-	s.execMu.Unlock()
-	return err
+	return s.execChecks.Get(execKey{path, firstWord}, func() error { return shell.CheckExecutable(path, firstWord) })
 }
 
 // present is an lstat once per path for the invocation, for display.

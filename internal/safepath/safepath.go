@@ -18,6 +18,8 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+
+	"github.com/hermes-hooks/hermes/internal/memo"
 )
 
 // Checker judges paths for one invoking user. The zero value is not ready:
@@ -32,9 +34,8 @@ type Checker struct {
 	once   sync.Once
 	db     *accounts
 	dbErr  error
-	mu     sync.Mutex
-	checks map[string]error // per folder or file of a chain
-	paths  map[string]error // per path given to Check
+	checks memo.Map[string, error] // per folder or file of a chain
+	paths  memo.Map[string, error] // per path given to Check
 }
 
 // User is a line of /etc/passwd that matters here.
@@ -75,20 +76,7 @@ func (p *Problem) Error() string { return p.Path + " " + p.Reason }
 func (c *Checker) Check(path string) error {
 	// Resolving symlinks costs a stat per component: hooks sharing a script
 	// (or a folder of scripts) must not pay it again for each hook.
-	c.mu.Lock()
-	err, done := c.paths[path]
-	c.mu.Unlock()
-	if done {
-		return err
-	}
-	err = c.check(path)
-	c.mu.Lock()
-	if c.paths == nil {
-		c.paths = map[string]error{}
-	}
-	c.paths[path] = err
-	c.mu.Unlock()
-	return err
+	return c.paths.Get(path, func() error { return c.check(path) })
 }
 
 func (c *Checker) check(path string) error {
@@ -124,20 +112,7 @@ func (c *Checker) checkChain(path string, isFile bool) error {
 }
 
 func (c *Checker) checkOne(path string, isFile bool) error {
-	c.mu.Lock()
-	if c.checks == nil {
-		c.checks = map[string]error{}
-	}
-	err, done := c.checks[path]
-	c.mu.Unlock()
-	if done {
-		return err
-	}
-	err = c.judge(path, isFile)
-	c.mu.Lock()
-	c.checks[path] = err
-	c.mu.Unlock()
-	return err
+	return c.checks.Get(path, func() error { return c.judge(path, isFile) })
 }
 
 func (c *Checker) judge(path string, isFile bool) error {

@@ -67,6 +67,11 @@ func Refusal(doc *yaml.Node) *RefusedError {
 				if id != "" {
 					first[id] = k.Line
 				}
+				if isMergeKey(k) {
+					if why := badMerge(n.Content[i+1]); why != "" {
+						return &RefusedError{Line: k.Line, Reason: why}
+					}
+				}
 				if err := walk(n.Content[i+1]); err != nil {
 					return err
 				}
@@ -112,4 +117,36 @@ func keyID(k *yaml.Node) (id string, ok bool) {
 		return "b:" + v.Node.Value, true
 	}
 	return "", false
+}
+
+// badMerge says why the agent's loader cannot merge v (PyYAML's
+// flatten_mapping: a mapping, or a list of mappings, aliases followed);
+// "" when it can.
+func badMerge(v *yaml.Node) string {
+	kind := func(n *yaml.Node) string {
+		switch n = Deref(n); {
+		case n == nil:
+			return "nothing"
+		case n.Kind == yaml.SequenceNode:
+			return "a list"
+		case n.Kind == yaml.ScalarNode && (n.Tag == "!!null" || n.Value == "" && n.Style == 0):
+			return "null"
+		case n.Kind == yaml.ScalarNode:
+			return "a scalar"
+		}
+		return ""
+	}
+	m := Deref(v)
+	if m != nil && m.Kind == yaml.SequenceNode {
+		for _, c := range m.Content {
+			if k := kind(c); k != "" {
+				return fmt.Sprintf("the merge key << merges a list holding %s, not only mappings", k)
+			}
+		}
+		return ""
+	}
+	if k := kind(m); k != "" {
+		return fmt.Sprintf("the merge key << merges %s, not a mapping or a list of mappings", k)
+	}
+	return ""
 }

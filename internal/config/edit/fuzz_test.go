@@ -48,7 +48,12 @@ func FuzzAppendRemove(f *testing.F) {
 			t.Fatalf("removed %d entries, want 1", count)
 		}
 		var orig, got any
-		if yaml.Unmarshal(src, &orig) != nil || yaml.Unmarshal(back, &got) != nil {
+		if yaml.Unmarshal(src, &orig) != nil {
+			// Not a document anyone can read (`<<:` merging a null, say:
+			// yaml.v3 and PyYAML both refuse it): no meaning to keep.
+			return
+		}
+		if yaml.Unmarshal(back, &got) != nil {
 			t.Fatalf("does not decode:\n%s", back)
 		}
 		if !sameModuloEmpty(orig, got) {

@@ -1,7 +1,6 @@
 package chaos
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/hermes-hooks/hermes/internal/allowlist"
 	"github.com/hermes-hooks/hermes/internal/catalog"
+	"github.com/hermes-hooks/hermes/internal/code"
 	"github.com/hermes-hooks/hermes/internal/guard"
 	"github.com/hermes-hooks/hermes/internal/hooks"
 	"github.com/hermes-hooks/hermes/internal/pyjson"
@@ -158,24 +158,13 @@ func fingerprintOf(path string, content []byte) allowlist.Fingerprint {
 // "#!/usr/bin/env prog", env and prog), by the name PATH finds them under.
 func interpreters(script string) map[string]string {
 	out := map[string]string{}
-	f, err := os.Open(script)
-	if err != nil {
+	interp, arg, ok := code.Shebang(script)
+	if !ok {
 		return out
 	}
-	defer f.Close()
-	buf := make([]byte, 256)
-	n, _ := f.Read(buf)
-	line, _, _ := bytes.Cut(buf[:n], []byte("\n"))
-	if !bytes.HasPrefix(line, []byte("#!")) {
-		return out
-	}
-	words := strings.Fields(string(line[2:]))
-	if len(words) == 0 {
-		return out
-	}
-	out[filepath.Base(words[0])] = words[0]
-	if filepath.Base(words[0]) == "env" {
-		for _, w := range words[1:] {
+	out[filepath.Base(interp)] = interp
+	if filepath.Base(interp) == "env" {
+		for _, w := range strings.Fields(arg) {
 			if strings.HasPrefix(w, "-") {
 				continue
 			}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hermes-hooks/hermes/internal/code"
 	"github.com/hermes-hooks/hermes/internal/hooks"
 	"github.com/hermes-hooks/hermes/internal/pyjson"
 	"github.com/hermes-hooks/hermes/internal/shell"
@@ -148,7 +149,8 @@ func withInterpreter(content []byte) []byte {
 	line, rest, found := bytes.Cut(content, []byte("\n"))
 	name := "sh"
 	if bytes.HasPrefix(line, []byte("#!")) {
-		if w := strings.Fields(string(line[2:])); len(w) > 0 {
+		if interp, arg, ok := code.ShebangLine(line); ok {
+			w := strings.Fields(interp + " " + arg)
 			name = filepath.Base(w[len(w)-1])
 		}
 		if !found {

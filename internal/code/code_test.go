@@ -193,3 +193,20 @@ func findCases() []findCase {
 		{"inline pipeline", `sh -c "cat | tool -r '.tool_input.command' >> ~/.claude/log.txt"`, []string{"/bin/sh", "/usr/bin/cat", "$BIN/tool"}, ""},
 	}
 }
+
+// TestShebangLine: the #! line split as the kernel splits it, a CRLF line
+// end not part of the interpreter; no #! line is not ok.
+func TestShebangLine(t *testing.T) {
+	for head, want := range map[string][3]string{
+		"#!/bin/sh\necho":                  {"/bin/sh", "", "ok"},
+		"#! /usr/bin/env  -S python3 -u\n": {"/usr/bin/env", "-S python3 -u", "ok"},
+		"#!/bin/bash\r\n":                  {"/bin/bash", "", "ok"},
+		"#!\n":                             {"", "", ""},
+		"echo\n#!/bin/sh":                  {"", "", ""},
+	} {
+		interp, arg, ok := ShebangLine([]byte(head))
+		if interp != want[0] || arg != want[1] || ok != (want[2] == "ok") {
+			t.Errorf("%q: %q %q %v, want %q", head, interp, arg, ok, want)
+		}
+	}
+}

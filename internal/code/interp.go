@@ -321,9 +321,9 @@ func (f *finder) shebang(path string, depth int) {
 }
 
 // readShebang reads a file's `#!` line: the interpreter and its one
-// optional argument, as the kernel splits it. Only a regular file is
-// opened: a FIFO planted as a hook's program would block an open for
-// reading forever (and with it list, doctor or scan).
+// optional argument, as the kernel splits it (ShebangLine). Only a regular
+// file is opened: a FIFO planted as a hook's program would block an open
+// for reading forever (and with it list, doctor or scan).
 func readShebang(path string) (interp, arg string, ok bool) {
 	fh, err := regfile.Open(path)
 	if err != nil {
@@ -332,11 +332,22 @@ func readShebang(path string) (interp, arg string, ok bool) {
 	defer fh.Close()
 	buf := make([]byte, 256)
 	n, _ := fh.Read(buf)
-	buf = buf[:n]
-	if !bytes.HasPrefix(buf, []byte("#!")) {
+	return ShebangLine(buf[:n])
+}
+
+// Shebang is the `#!` line of the file at path, as readShebang reads it:
+// for the code's other readers (doctor --chaos), so that one function says
+// what a script's interpreter is.
+func Shebang(path string) (interp, arg string, ok bool) { return readShebang(path) }
+
+// ShebangLine splits the `#!` line that starts head: the interpreter and
+// its one optional argument (the rest of the line), as the kernel splits
+// it; ok is false when head has none.
+func ShebangLine(head []byte) (interp, arg string, ok bool) {
+	if !bytes.HasPrefix(head, []byte("#!")) {
 		return "", "", false
 	}
-	line := buf[2:]
+	line := head[2:]
 	if i := bytes.IndexByte(line, '\n'); i >= 0 {
 		line = line[:i]
 	}

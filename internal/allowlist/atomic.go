@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/hermes-hooks/hermes/internal/fileowner"
+	"github.com/hermes-hooks/hermes/internal/fsync"
 )
 
 // staleTemp is the age after which a temporary file of writeAtomic is taken
@@ -129,12 +130,7 @@ func syncFolder(dir string) error {
 	if err := fault("syncdir", dir); err != nil {
 		return err
 	}
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	return d.Sync()
+	return fsync.Dir(dir)
 }
 
 // removeStaleTemps deletes temporary files that writeAtomic left in dir

@@ -16,6 +16,7 @@ import (
 	"github.com/hermes-hooks/hermes/internal/config/edit"
 	"github.com/hermes-hooks/hermes/internal/filelock"
 	"github.com/hermes-hooks/hermes/internal/fileowner"
+	"github.com/hermes-hooks/hermes/internal/fsync"
 	"github.com/hermes-hooks/hermes/internal/hooks"
 	"github.com/hermes-hooks/hermes/internal/hooks/scaffold"
 	"github.com/hermes-hooks/hermes/internal/hookspec"
@@ -292,10 +293,7 @@ func writeNewScript(cmd *cobra.Command, f *Factory, s *hooks.Setup, path string,
 		}
 		return fmt.Errorf("creating %s: %w", path, err)
 	}
-	if d, err := os.Open(dir); err == nil {
-		_ = d.Sync()
-		d.Close()
-	}
+	_ = fsync.Dir(dir) // a failure only loses durability
 	return nil
 }
 

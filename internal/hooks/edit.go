@@ -10,6 +10,7 @@ import (
 	"github.com/hermes-hooks/hermes/internal/allowlist"
 	"github.com/hermes-hooks/hermes/internal/code"
 	"github.com/hermes-hooks/hermes/internal/fileowner"
+	"github.com/hermes-hooks/hermes/internal/fsync"
 )
 
 // ApprovedBytes are the bytes of h's script as approved: the snapshot of
@@ -166,14 +167,7 @@ func writeBeside(target string, content []byte, fi fs.FileInfo) (string, error) 
 }
 
 // syncDir makes a rename in dir durable; a failure only loses durability.
-func syncDir(dir string) {
-	d, err := os.Open(dir)
-	if err != nil {
-		return
-	}
-	_ = d.Sync()
-	d.Close()
-}
+func syncDir(dir string) { _ = fsync.Dir(dir) }
 
 // hashedCode is h's code with each pinned file's sha256: §4's script's
 // from script (the bytes approved or about to replace it), every other

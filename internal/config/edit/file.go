@@ -14,6 +14,7 @@ import (
 	"github.com/hermes-hooks/hermes/internal/config"
 	"github.com/hermes-hooks/hermes/internal/filelock"
 	"github.com/hermes-hooks/hermes/internal/fileowner"
+	"github.com/hermes-hooks/hermes/internal/fsync"
 )
 
 // NewFileMode is the mode of a config file this package creates: it may
@@ -321,10 +322,5 @@ func syncDir(dir string) error {
 			return err
 		}
 	}
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	return d.Sync()
+	return fsync.Dir(dir)
 }

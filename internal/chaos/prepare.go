@@ -62,19 +62,10 @@ func (l *Lab) Prepare(h hooks.ShellHook, f Fault, fields *pyjson.Object) (Trial,
 		t.Env = l.env(h, fields, "PATH="+dir)
 	case InterpreterMissing:
 		if hasFile && h.FirstWord {
-			content, err := os.ReadFile(script)
-			if err != nil {
-				t.NA = "the script cannot be read"
-				return t, nil
-			}
-			copyPath := l.path(filepath.Base(script))
-			if err := os.WriteFile(copyPath, withInterpreter(content), 0o700); err != nil {
+			newInner, _, na, err := l.copied(inner, script, h, withInterpreter, 0o700)
+			if na != "" || err != nil {
+				t.NA = na
 				return t, err
-			}
-			newInner, ok := substitute(inner, script, copyPath, h)
-			if !ok {
-				t.NA = "the script's path is not a word of the command"
-				return t, nil
 			}
 			return t, replace(newInner, nil)
 		}
@@ -102,29 +93,16 @@ func (l *Lab) Prepare(h hooks.ShellHook, f Fault, fields *pyjson.Object) (Trial,
 			t.NA = "no script file"
 			return t, nil
 		}
-		content, err := os.ReadFile(script)
-		if err != nil {
-			t.NA = "the script cannot be read"
-			return t, nil
-		}
-		copyPath := l.path(filepath.Base(script))
-		mode := os.FileMode(0o700)
-		body := content
+		change, mode := slices.Clone[[]byte], os.FileMode(0o700)
 		if f == Edited {
-			body = append(slices.Clone(content), editedLine...)
+			change = func(b []byte) []byte { return append(slices.Clone(b), editedLine...) }
+		} else {
+			mode = 0 // unreadable
 		}
-		if err := os.WriteFile(copyPath, body, mode); err != nil {
+		newInner, content, na, err := l.copied(inner, script, h, change, mode)
+		if na != "" || err != nil {
+			t.NA = na
 			return t, err
-		}
-		if f == Unreadable {
-			if err := os.Chmod(copyPath, 0); err != nil {
-				return t, err
-			}
-		}
-		newInner, ok := substitute(inner, script, copyPath, h)
-		if !ok {
-			t.NA = "the script's path is not a word of the command"
-			return t, nil
 		}
 		// The approval is of the script as it is: the copy is not it.
 		return t, replace(newInner, content)
@@ -141,6 +119,31 @@ func asRun(inner []string, standIn string) []string {
 		return []string{inner[0], "-c", shell.Quote(standIn)}
 	}
 	return []string{standIn}
+}
+
+// copied points COMMAND at a copy of the script holding change(its
+// content), with mode: the new argv and the script's content as it is. na
+// says why the fault does not apply (the script cannot be read, or its
+// path is not a word of the command).
+func (l *Lab) copied(inner []string, script string, h hooks.ShellHook, change func([]byte) []byte, mode os.FileMode) (newInner []string, content []byte, na string, err error) {
+	content, err = os.ReadFile(script)
+	if err != nil {
+		return nil, nil, "the script cannot be read", nil
+	}
+	copyPath := l.path(filepath.Base(script))
+	if err := os.WriteFile(copyPath, change(content), 0o700); err != nil {
+		return nil, nil, "", err
+	}
+	if mode != 0o700 {
+		if err := os.Chmod(copyPath, mode); err != nil {
+			return nil, nil, "", err
+		}
+	}
+	newInner, ok := substitute(inner, script, copyPath, h)
+	if !ok {
+		return nil, nil, "the script's path is not a word of the command", nil
+	}
+	return newInner, content, "", nil
 }
 
 // withInterpreter is content with its "#!" line naming an interpreter that

@@ -131,6 +131,13 @@ func untilDone[T any](ctx context.Context, fn func() (T, error)) (T, error) {
 		var zero T
 		return zero, err
 	}
+	return awaitResult(ctx, 0, fn)
+}
+
+// awaitResult runs fn on its own goroutine and returns its result, or,
+// grace after ctx is done (at once when grace is 0), ctx.Err(), leaving fn
+// behind. A nil ctx waits for fn.
+func awaitResult[T any](ctx context.Context, grace time.Duration, fn func() (T, error)) (T, error) {
 	type result struct {
 		v   T
 		err error
@@ -140,13 +147,26 @@ func untilDone[T any](ctx context.Context, fn func() (T, error)) (T, error) {
 		v, err := fn()
 		done <- result{v, err}
 	}()
+	var stop <-chan struct{}
+	if ctx != nil {
+		stop = ctx.Done()
+	}
 	select {
 	case r := <-done:
 		return r.v, r.err
-	case <-ctx.Done():
-		var zero T
-		return zero, ctx.Err()
+	case <-stop:
 	}
+	if grace > 0 {
+		t := time.NewTimer(grace)
+		defer t.Stop()
+		select {
+		case r := <-done:
+			return r.v, r.err
+		case <-t.C:
+		}
+	}
+	var zero T
+	return zero, ctx.Err()
 }
 
 // safeMode reports HERMES_SAFE_MODE.

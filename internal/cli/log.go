@@ -158,33 +158,7 @@ const outputGrace = 200 * time.Millisecond
 // outputGrace — its write to a stdout nobody reads is blocked for ever —
 // it returns ctx.Err() and leaves fn behind: fn writes no file.
 func whileOutputFlows[T any](ctx context.Context, fn func() (T, error)) (T, error) {
-	type result struct {
-		v   T
-		err error
-	}
-	done := make(chan result, 1)
-	go func() {
-		v, err := fn()
-		done <- result{v, err}
-	}()
-	var stop <-chan struct{}
-	if ctx != nil {
-		stop = ctx.Done()
-	}
-	select {
-	case r := <-done:
-		return r.v, r.err
-	case <-stop:
-	}
-	t := time.NewTimer(outputGrace)
-	defer t.Stop()
-	select {
-	case r := <-done:
-		return r.v, r.err
-	case <-t.C:
-		var zero T
-		return zero, ctx.Err()
-	}
+	return awaitResult(ctx, outputGrace, fn)
 }
 
 // logFilterNote says which filters left nothing.

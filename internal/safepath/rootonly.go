@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"syscall"
 )
 
@@ -25,13 +24,9 @@ type RootOnlyCache map[string]error
 
 // Check is RootOnly(path), with the folders' verdicts shared.
 func (c RootOnlyCache) Check(path string) error {
-	abs, err := filepath.Abs(path)
+	abs, real, err := resolve(path)
 	if err != nil {
 		return err
-	}
-	real, err := filepath.EvalSymlinks(abs)
-	if err != nil {
-		return &Problem{Path: abs, Reason: "cannot be examined: " + unwrap(err)}
 	}
 	return c.CheckResolved(abs, real)
 }
@@ -39,26 +34,7 @@ func (c RootOnlyCache) Check(path string) error {
 // CheckResolved is Check for an absolute path whose symlinks the caller
 // already resolved to real.
 func (c RootOnlyCache) CheckResolved(abs, real string) error {
-	for p := real; ; p = filepath.Dir(p) {
-		if err := c.one(p); err != nil {
-			return err
-		}
-		if p == "/" || p == "." {
-			break
-		}
-	}
-	if real == abs {
-		return nil
-	}
-	// Whoever can write a folder of the path as written can repoint a link.
-	for p := filepath.Dir(abs); ; p = filepath.Dir(p) {
-		if err := c.one(p); err != nil {
-			return err
-		}
-		if p == "/" || p == "." {
-			return nil
-		}
-	}
+	return chains(abs, real, func(p string, _ bool) error { return c.one(p) })
 }
 
 func (c RootOnlyCache) one(path string) error {

@@ -80,29 +80,45 @@ func (c *Checker) Check(path string) error {
 }
 
 func (c *Checker) check(path string) error {
-	abs, err := filepath.Abs(path)
+	abs, real, err := resolve(path)
 	if err != nil {
 		return err
 	}
-	real, err := filepath.EvalSymlinks(abs)
+	return chains(abs, real, c.checkOne)
+}
+
+// resolve is path made absolute, and the file it resolves to.
+func resolve(path string) (abs, real string, err error) {
+	abs, err = filepath.Abs(path)
 	if err != nil {
-		return &Problem{Path: abs, Reason: "cannot be examined: " + unwrap(err)}
+		return "", "", err
 	}
-	if err := c.checkChain(real, true); err != nil {
+	real, err = filepath.EvalSymlinks(abs)
+	if err != nil {
+		return "", "", &Problem{Path: abs, Reason: "cannot be examined: " + unwrap(err)}
+	}
+	return abs, real, nil
+}
+
+// chains asks one of real (the file, isFile) and every folder above it up
+// to /, then, when abs goes through a symlink, of every folder of abs as
+// written: whoever can write one of those can repoint the link. The first
+// error ends the walk. Check and RootOnly judge the same paths, each by its
+// own rule.
+func chains(abs, real string, one func(p string, isFile bool) error) error {
+	if err := chain(real, true, one); err != nil {
 		return err
 	}
 	if real != abs {
-		// The folders of the path as written decide which file the path
-		// names: whoever can write one of them can repoint a link.
-		return c.checkChain(filepath.Dir(abs), false)
+		return chain(filepath.Dir(abs), false, one)
 	}
 	return nil
 }
 
-// checkChain checks path (a file when isFile) and every folder above it.
-func (c *Checker) checkChain(path string, isFile bool) error {
+// chain asks one of path (a file when isFile) and every folder above it.
+func chain(path string, isFile bool, one func(p string, isFile bool) error) error {
 	for p := path; ; p = filepath.Dir(p) {
-		if err := c.checkOne(p, isFile && p == path); err != nil {
+		if err := one(p, isFile && p == path); err != nil {
 			return err
 		}
 		if p == "/" || p == "." {

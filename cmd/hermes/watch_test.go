@@ -131,14 +131,7 @@ func save(t *testing.T, path, text string, mode os.FileMode) {
 // Ctrl-C ends it with exit 130. Every step waits for the output it needs,
 // never for a fixed time.
 func TestWatchRerunsAfterAnEdit(t *testing.T) {
-	home := t.TempDir()
-	hermesHome := filepath.Join(home, ".hermes")
-	script := filepath.Join(hermesHome, "guard.sh")
-	cases := filepath.Join(home, "cases.yaml")
-	if err := os.MkdirAll(hermesHome, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	writeFile(t, filepath.Join(hermesHome, "config.yaml"), "hooks:\n  pre_tool_call:\n    - command: \"~/.hermes/guard.sh\"\n", 0o644)
+	home, script, cases := watchedGuardHome(t)
 	writeFile(t, script, "#!/bin/sh\ncat >/dev/null\n", 0o755)
 	writeFile(t, cases, "- {name: rm is refused, event: pre_tool_call, expect: {action: block}}\n", 0o644)
 
@@ -182,14 +175,7 @@ func TestWatchPlainTestSeesConfig(t *testing.T) {
 // so once, with the command that approves it, instead of reporting every
 // case as failed; approving it runs the cases again.
 func TestWatchSaysTheScriptIsNoLongerApproved(t *testing.T) {
-	home := t.TempDir()
-	hermesHome := filepath.Join(home, ".hermes")
-	script := filepath.Join(hermesHome, "guard.sh")
-	cases := filepath.Join(home, "cases.yaml")
-	if err := os.MkdirAll(hermesHome, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	writeFile(t, filepath.Join(hermesHome, "config.yaml"), "hooks:\n  pre_tool_call:\n    - command: \"~/.hermes/guard.sh\"\n", 0o644)
+	home, script, cases := watchedGuardHome(t)
 	blocking := "#!/bin/sh\ncat >/dev/null\necho '{\"action\": \"block\", \"message\": \"no\"}'\n"
 	writeFile(t, script, blocking, 0o755)
 	writeFile(t, cases, "- {name: rm is refused, event: pre_tool_call, expect: {action: block}}\n- {name: ls is refused too, event: pre_tool_call, expect: {action: block}}\n", 0o644)
@@ -224,4 +210,17 @@ func waitForText(t *testing.T, b *lockedBuffer, text string) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
+}
+
+// watchedGuardHome is a home whose config has one pre_tool_call hook,
+// ~/.hermes/guard.sh: the home, the script's path (not written yet) and
+// the path of a case file beside it.
+func watchedGuardHome(t *testing.T) (home, script, cases string) {
+	home = t.TempDir()
+	hermesHome := filepath.Join(home, ".hermes")
+	if err := os.MkdirAll(hermesHome, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(hermesHome, "config.yaml"), "hooks:\n  pre_tool_call:\n    - command: \"~/.hermes/guard.sh\"\n", 0o644)
+	return home, filepath.Join(hermesHome, "guard.sh"), filepath.Join(home, "cases.yaml")
 }

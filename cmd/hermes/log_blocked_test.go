@@ -14,8 +14,6 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
-
-	"github.com/hermes-hooks/hermes/internal/audit"
 )
 
 // TestLogInterruptWhileOutputBlocked: log and log --follow write into a
@@ -26,13 +24,8 @@ import (
 func TestLogInterruptWhileOutputBlocked(t *testing.T) {
 	home := t.TempDir()
 	hermesHome := filepath.Join(home, ".hermes")
-	code := 0
 	for i := range 3000 {
-		r := audit.Record{Time: time.Now(), Event: "pre_tool_call", Kind: "shell", Command: fmt.Sprintf("~/hook-%04d.sh", i), Via: audit.ViaExec, Status: audit.StatusRan}
-		r.Result.ExitCode = &code
-		if err := audit.Append(hermesHome, r); err != nil {
-			t.Fatal(err)
-		}
+		appendRanLine(t, hermesHome, fmt.Sprintf("~/hook-%04d.sh", i))
 	}
 	for _, follow := range []bool{false, true} {
 		for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {

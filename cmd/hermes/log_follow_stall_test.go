@@ -30,14 +30,9 @@ func TestLogFollowStalledAcrossRotations(t *testing.T) {
 	add := func(gen string, n int, from int) []string {
 		t.Helper()
 		var cmds []string
-		code := 0
 		for i := from; i < from+n; i++ {
 			c := fmt.Sprintf("~/%s-%02d.sh", gen, i)
-			r := audit.Record{Time: time.Now(), Event: "pre_tool_call", Kind: "shell", Command: c, Via: audit.ViaExec, Status: audit.StatusRan}
-			r.Result.ExitCode = &code
-			if err := audit.Append(hermesHome, r); err != nil {
-				t.Fatal(err)
-			}
+			appendRanLine(t, hermesHome, c)
 			cmds = append(cmds, c)
 		}
 		return cmds

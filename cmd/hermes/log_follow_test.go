@@ -23,15 +23,7 @@ func TestLogFollow(t *testing.T) {
 	t.Parallel()
 	home := t.TempDir()
 	hermesHome := filepath.Join(home, ".hermes")
-	appendRun := func(command string) {
-		t.Helper()
-		code := 0
-		r := audit.Record{Time: time.Now(), Event: "pre_tool_call", Kind: "shell", Command: command, Via: audit.ViaExec, Status: audit.StatusRan}
-		r.Result.ExitCode = &code
-		if err := audit.Append(hermesHome, r); err != nil {
-			t.Fatal(err)
-		}
-	}
+	appendRun := func(command string) { appendRanLine(t, hermesHome, command) }
 	appendRun("~/before.sh")
 	cmd := hermesCmd(t, home, "hooks", "log", "--follow", "--event", "pre_tool_call")
 	out, err := cmd.StdoutPipe()
@@ -93,5 +85,17 @@ func TestLogFollow(t *testing.T) {
 	var exit *exec.ExitError
 	if !errors.As(err, &exit) || exit.ExitCode() != 130 {
 		t.Fatalf("log --follow after SIGINT: %v, want exit 130\n%s", err, stderr.String())
+	}
+}
+
+// appendRanLine appends to the audit log of hermesHome the line of a
+// guarded pre_tool_call hook, command, that ran and exited 0.
+func appendRanLine(t *testing.T, hermesHome, command string) {
+	t.Helper()
+	code := 0
+	r := audit.Record{Time: time.Now(), Event: "pre_tool_call", Kind: "shell", Command: command, Via: audit.ViaExec, Status: audit.StatusRan}
+	r.Result.ExitCode = &code
+	if err := audit.Append(hermesHome, r); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -5,7 +5,6 @@ import (
 
 	"github.com/hermes-hooks/hermes/internal/allowlist"
 	"github.com/hermes-hooks/hermes/internal/hooks"
-	"github.com/hermes-hooks/hermes/internal/hookspec"
 	"github.com/hermes-hooks/hermes/internal/shell"
 )
 
@@ -16,17 +15,6 @@ func printFailClosedAdvice(f *Factory, s *hooks.Setup, _ *allowlist.List, hs []h
 	var a failClosedAdvice
 	for _, h := range hs {
 		a.advise(f, s, h)
-	}
-}
-
-// printFailClosedAdviceOf is printFailClosedAdvice for specs, each
-// inspected (Inspect, against list) only when it may be advised on.
-func printFailClosedAdviceOf(f *Factory, s *hooks.Setup, list *allowlist.List, specs []hookspec.Spec) {
-	var a failClosedAdvice
-	for _, sp := range specs {
-		if sp.Event == "pre_tool_call" && !sp.FailClosed {
-			a.advise(f, s, s.Inspect(sp, list))
-		}
 	}
 }
 

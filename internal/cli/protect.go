@@ -16,6 +16,7 @@ import (
 	"github.com/hermes-hooks/hermes/internal/hookspec"
 	"github.com/hermes-hooks/hermes/internal/safepath"
 	"github.com/hermes-hooks/hermes/internal/shell"
+	"github.com/hermes-hooks/hermes/internal/trust"
 )
 
 // protectOptions serve protect and unprotect (Unprotect true).
@@ -233,19 +234,20 @@ func protectRun(cmd *cobra.Command, opts *protectOptions) error {
 			// A set, not a search of the plan per hook: protect --all of
 			// 100,000 hooks would compare 10¹⁰ pairs (SPEC §29 item 2).
 			type rewrapped struct{ event, from string }
-			inPlan := make(map[rewrapped]bool, len(plan))
+			script := make(map[rewrapped]string, len(plan))
 			for _, r := range plan {
-				inPlan[rewrapped{r.Event, r.From}] = true
-			}
-			// Inspected one at a time as advised: a slice of 100,000
-			// ShellHooks (large values) cost 380 MB.
-			var advise []hookspec.Spec
-			for _, sp := range specs {
-				if inPlan[rewrapped{sp.Event, sp.Shown()}] {
-					advise = append(advise, sp)
+				if !r.Repointed {
+					script[rewrapped{r.Event, r.From}] = r.Script
 				}
 			}
-			printFailClosedAdviceOf(opts.f, s, list, advise)
+			var a failClosedAdvice
+			for _, sp := range specs {
+				if path, ok := script[rewrapped{sp.Event, sp.Shown()}]; ok {
+					// The plan decided this hook already (a script found,
+					// nothing refused): its script is all the advice reads.
+					a.advise(opts.f, s, hooks.ShellHook{Spec: sp, Verdict: trust.Verdict{Script: path}})
+				}
+			}
 		}
 	}
 	if len(refused) > 0 {

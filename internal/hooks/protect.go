@@ -25,6 +25,10 @@ type Rewrap struct {
 	// running hermes (PlanRepoint); InnerWritten is the command it guards.
 	Repointed    bool
 	InnerWritten string
+	// Script is the file the hook's command runs, as its decision found it
+	// ("" for none): protect's fail-closed advice reads it without deciding
+	// again (SPEC §29 item 2).
+	Script string
 }
 
 // Inner is the command the guard runs, as written: From for protect, To
@@ -90,7 +94,7 @@ func (s *Setup) PlanProtect(specs []hookspec.Spec, list *allowlist.List, guardPa
 			forced = append(forced, Refused{spec.Event, written, why})
 		}
 		to := guard.Wrap(guardPath, spec.Event, spec.FailClosed, written)
-		r := Rewrap{Event: spec.Event, From: written, To: to, Old: h.Approval, HasOld: true}
+		r := Rewrap{Event: spec.Event, From: written, To: to, Old: h.Approval, HasOld: true, Script: h.Script}
 		r.New = carried(h.Approval, spec.Event, pystr.Strip(config.ExpandEnv(to, env)), allowlist.ViaProtect)
 		plan = append(plan, r)
 	}

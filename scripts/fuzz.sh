@@ -20,6 +20,7 @@ for target in \
   ./internal/pyre:FuzzCompile \
   ./internal/pyre:FuzzSimple \
   ./internal/pyjson:FuzzDecode \
+  ./internal/pyjson:FuzzCanonical \
   ./internal/textsafe:FuzzLine \
   ./internal/audit:FuzzReader \
   ./internal/code:FuzzFind

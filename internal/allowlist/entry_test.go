@@ -1,10 +1,16 @@
 package allowlist
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/hermes-hooks/hermes/internal/code"
 )
 
 func TestFormatTime(t *testing.T) {
@@ -240,6 +246,82 @@ func BenchmarkApprove1000Into10k(b *testing.B) {
 		l := &List{Approvals: append([]Entry(nil), base.Approvals...)}
 		for i := range 1000 {
 			l.Approve(Entry{Event: "e", Command: fmt.Sprint("new", i)})
+		}
+	}
+}
+
+// encoded is an entry decoded and encoded again, never written as read:
+// what Entry.written must agree with.
+func encoded(e Entry) any { return e.object() }
+
+// TestWrittenAsRead: an entry read from a file this package wrote, and not
+// changed, is written as its text; changed, or read from a file laid out
+// otherwise, it is encoded; and both write what encoding writes.
+func TestWrittenAsRead(t *testing.T) {
+	l := &List{}
+	l.ApproveAll([]Entry{
+		{Event: "pre_tool_call", Command: "/opt/a.sh", ApprovedAt: "2026-01-01T00:00:00Z", ScriptSHA256: "ab", Code: []code.File{{Path: "/opt/a.sh", SHA256: "ab"}}},
+		{Event: "pre_tool_call", Command: "/opt/b.sh \"é\"\t", ApprovedAt: "2026-01-01T00:00:00Z"},
+	})
+	file := l.encode()
+	read, _, corrupt := decode(file, "t.json")
+	if corrupt != "" {
+		t.Fatal(corrupt)
+	}
+	for i, e := range read.Approvals {
+		if _, ok := e.written().(json.RawMessage); !ok {
+			t.Errorf("entry %d, unchanged, is encoded again", i)
+		}
+	}
+	read.Approvals[1].ApprovedVia = ViaProtect
+	if _, ok := read.Approvals[1].written().(json.RawMessage); ok {
+		t.Error("a changed entry is written as it was read")
+	}
+	if fast, slow := read.encode(), read.encodeWith(encoded); !bytes.Equal(fast, slow) {
+		t.Fatalf("written as read:\n%s\nencoded:\n%s", fast, slow)
+	}
+	// Every line indented two more: read, unchanged, but not as written here.
+	wide, _, _ := decode(bytes.ReplaceAll(file, []byte("\n"), []byte("\n  ")), "t.json")
+	if _, ok := wide.Approvals[0].written().(json.RawMessage); ok {
+		t.Error("an entry laid out otherwise is written as it was read")
+	}
+	if !bytes.Equal(wide.encode(), file) {
+		t.Errorf("the wider file does not rewrite to the file:\n%s", wide.encode())
+	}
+}
+
+// TestUnchangedFromSeesEveryField: a change to any field of an entry read
+// makes it changed (a field added to Entry but not to unchangedFrom would
+// be written back as it was read, the change lost).
+func TestUnchangedFromSeesEveryField(t *testing.T) {
+	mtime := "1700000000.5"
+	read := Entry{Event: "e", Command: "c", ApprovedAt: "a", ApprovedVia: "v", ScriptMtime: &mtime, ScriptSHA256: "s",
+		Code: []code.File{{Path: "/p", SHA256: "h"}}, Unpinnable: "u"}
+	if !read.unchangedFrom(read) {
+		t.Fatal("an entry differs from itself")
+	}
+	typ := reflect.TypeOf(read)
+	for i := range typ.NumField() {
+		f := typ.Field(i)
+		if !f.IsExported() {
+			continue
+		}
+		e := read
+		e.Code = slices.Clone(read.Code)
+		v := reflect.ValueOf(&e).Elem().Field(i)
+		switch v.Kind() {
+		case reflect.String:
+			v.SetString(v.String() + "x")
+		case reflect.Pointer:
+			other := "1"
+			v.Set(reflect.ValueOf(&other))
+		case reflect.Slice:
+			e.Code[0].SHA256 = "other"
+		default:
+			t.Fatalf("field %s: a kind this test cannot change (%s); teach it and unchangedFrom", f.Name, v.Kind())
+		}
+		if e.unchangedFrom(read) {
+			t.Errorf("a change of %s is not seen", f.Name)
 		}
 	}
 }

@@ -155,7 +155,11 @@ func (l *List) filter(keep func(Entry) bool) int {
 
 // encode writes the list as Python's json.dumps(indent=2, sort_keys=True,
 // ensure_ascii=False) would, without a trailing newline.
-func (l *List) encode() []byte {
+func (l *List) encode() []byte { return l.encodeWith(Entry.written) }
+
+// encodeWith is encode with each entry made by item (the tests compare
+// written with object).
+func (l *List) encodeWith(item func(Entry) any) []byte {
 	top := pyjson.NewObject()
 	for k, v := range l.top {
 		if k != "approvals" {
@@ -183,14 +187,23 @@ func (l *List) encode() []byte {
 		if s := slots[i]; s.odd {
 			return decodeValue(l.odd[s.i].value)
 		}
-		return l.Approvals[slots[i].i].object()
+		return item(l.Approvals[slots[i].i])
 	}})
 	per := l.perItem
 	if per == 0 {
 		per = 400 // an entry with its code, indented
 	}
-	return pyjson.Marshal(top, pyjson.Options{Indent: 2, SortKeys: true, KeepNumbers: true, SizeHint: per*len(slots)*9/8 + 256})
+	opts := fileLayout
+	opts.SizeHint = per*len(slots)*9/8 + 256
+	return pyjson.Marshal(top, opts)
 }
+
+// fileLayout is how the file is written: Python's json.dump(indent=2,
+// sort_keys=True) with numbers as read. An entry sits at itemDepth: in
+// the list of "approvals", in the top object.
+var fileLayout = pyjson.Options{Indent: 2, SortKeys: true, KeepNumbers: true}
+
+const itemDepth = 2
 
 var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 

@@ -149,9 +149,14 @@ var timeLayouts = []string{
 // st_mtime the agent might store as a number).
 func ParseTime(s string) (time.Time, bool) {
 	s = strings.TrimSpace(s)
-	for _, layout := range timeLayouts {
-		if t, err := time.Parse(layout, s); err == nil {
-			return t.UTC(), true
+	// Every layout has a ':' and a number none: a number is not tried
+	// against the layouts first (four errors made per entry, for every
+	// hook a big protect --all decides).
+	if strings.IndexByte(s, ':') >= 0 {
+		for _, layout := range timeLayouts {
+			if t, err := time.Parse(layout, s); err == nil {
+				return t.UTC(), true
+			}
 		}
 	}
 	f, err := strconv.ParseFloat(s, 64)

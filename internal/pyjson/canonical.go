@@ -32,7 +32,7 @@ type canon struct {
 
 // lit consumes t when src continues with it.
 func (c *canon) lit(t string) bool {
-	if !bytes.HasPrefix(c.s[c.i:], []byte(t)) {
+	if len(c.s)-c.i < len(t) || string(c.s[c.i:c.i+len(t)]) != t {
 		return false
 	}
 	c.i += len(t)
@@ -45,11 +45,12 @@ func (c *canon) newline(depth int) bool {
 		return false
 	}
 	c.i++
-	for n := depth * c.indent; n > 0; n-- {
-		if c.i >= len(c.s) || c.s[c.i] != ' ' {
+	for n := depth * c.indent; n > 0; {
+		run := min(n, len(blanks))
+		if !c.lit(blanks[:run]) {
 			return false
 		}
-		c.i++
+		n -= run
 	}
 	return true
 }
@@ -83,10 +84,23 @@ func (c *canon) number() bool {
 		return true
 	}
 	start := c.i
-	for c.i < len(c.s) && bytes.IndexByte([]byte("+-.0123456789eE"), c.s[c.i]) >= 0 {
+	for c.i < len(c.s) && numberByte[c.s[c.i]] {
 		c.i++
 	}
 	return c.i > start
+}
+
+// numberByte and plainByte are the bytes of a number token, and those a
+// string holds as they are.
+var numberByte, plainByte [256]bool
+
+func init() {
+	for _, b := range []byte("+-.0123456789eE") {
+		numberByte[b] = true
+	}
+	for b := 0x20; b < 256; b++ {
+		plainByte[b] = b != '"' && b != '\\'
+	}
 }
 
 func (c *canon) list(depth int) bool {
@@ -140,14 +154,20 @@ func (c *canon) str() (content []byte, escaped, ok bool) {
 	c.i++ // '"'
 	start := c.i
 	for c.i < len(c.s) {
-		b := c.s[c.i]
+		// The run of plain bytes, with the index in a register.
+		i, src := c.i, c.s
+		for i < len(src) && plainByte[src[i]] {
+			i++
+		}
+		if c.i = i; i == len(c.s) {
+			break
+		}
+		b := c.s[i]
 		switch {
 		case b == '"':
 			content = c.s[start:c.i]
 			c.i++
 			return content, escaped, utf8.Valid(content)
-		case b < 0x20:
-			return nil, false, false
 		case b == '\\':
 			if c.i+1 >= len(c.s) {
 				return nil, false, false
@@ -164,8 +184,8 @@ func (c *canon) str() (content []byte, escaped, ok bool) {
 			default:
 				return nil, false, false
 			}
-		default:
-			c.i++
+		default: // a control character
+			return nil, false, false
 		}
 	}
 	return nil, false, false

@@ -107,3 +107,21 @@ func FuzzCanonical(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkCanonical: an allowlist entry with its code, as the file holds
+// it (protect --all of 100,000 hooks checks 300,000 of them).
+func BenchmarkCanonical(b *testing.B) {
+	v, err := Decode([]byte(`{"approved_at": "2026-12-01T00:00:00Z", "approved_via": "protect", "command": "/usr/local/bin/hermes-guard --event pre_tool_call -- /opt/hooks/h.sh 0000001",` +
+		` "event": "pre_tool_call", "script_mtime_at_approval": "2026-12-01T00:00:00.046723Z", "script_sha256_at_approval": "306c6ca7407560340797866e077e053627ad409277d1b9da58106fce4cf717cb",` +
+		` "code": [{"path": "/opt/hooks/h.sh", "sha256": "306c6ca7407560340797866e077e053627ad409277d1b9da58106fce4cf717cb"}]}`))
+	if err != nil {
+		b.Fatal(err)
+	}
+	src := marshalAt(v, 2, fileOpts)
+	b.SetBytes(int64(len(src)))
+	for b.Loop() {
+		if !Canonical(src, 2, fileOpts) {
+			b.Fatal("not recognised")
+		}
+	}
+}

@@ -20,6 +20,10 @@ import (
 	"github.com/hermes-hooks/hermes/internal/trust"
 )
 
+// maxRereads bounds the allowlist's reads again while edits keep
+// changing it under a firing.
+const maxRereads = 30
+
 // Settings are the trust switches the guard decides with: it reads no
 // config, and a protected hook is always pinned and strictly checked.
 var Settings = trust.Settings{PinScripts: true, StrictModes: true}
@@ -80,10 +84,20 @@ func Main(args []string) int {
 	// Read before the script was hashed, the allowlist may predate an edit
 	// whose new content is now at the path (SPEC §25): read it again, after
 	// the hash, and it approves that content if edit did. Edits one after
-	// another can each move the script on between the read and the hash, so
-	// a few rounds; content no edit approved stays modified in every one.
-	for round := 0; round < 3 && v.Drift == allowlist.DriftModified; round++ {
-		again, _, err := allowlist.Open(g.hermesHome).Read()
+	// another can each move the script on between the read and the hash:
+	// another round is taken while the allowlist keeps changing (an edit
+	// writes it twice). Content no edit approved stays modified in every
+	// round, and once the file has not changed since the last read the
+	// answer is final.
+	store := allowlist.Open(g.hermesHome)
+	var last os.FileInfo
+	for round := 0; round < maxRereads && v.Drift == allowlist.DriftModified; round++ {
+		now, _ := os.Stat(store.Path)
+		if last != nil && now != nil && os.SameFile(now, last) && now.ModTime().Equal(last.ModTime()) && now.Size() == last.Size() {
+			break
+		}
+		last = now
+		again, _, err := store.Read()
 		if err != nil {
 			break
 		}

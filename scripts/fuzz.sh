@@ -14,6 +14,7 @@ for target in \
   ./internal/lockfile:FuzzParse \
   ./internal/allowlist:FuzzValidJSON \
   ./internal/allowlist:FuzzReadCode \
+  ./internal/config:FuzzFastDecode \
   ./internal/config/edit:FuzzAppendRemove \
   ./internal/config/edit:FuzzRemove \
   ./internal/cli:FuzzIndentJSON \

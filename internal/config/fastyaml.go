@@ -1,0 +1,492 @@
+package config
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"gopkg.in/yaml.v3"
+)
+
+// fastDecode reads body when it is written in the plain block style that
+// configs are written in (block mappings and sequences whose scalars are
+// plain or quoted on one line, comments, blank lines), building the tree
+// yaml.v3 builds from it, node for node (kind, style, tag, value, line,
+// column; not comments, which nothing here reads). For anything else
+// (flow collections, anchors, tags, block or multi-line scalars, tabs,
+// document markers, an escape it does not know, whatever yaml.v3 might
+// refuse) ok is false and yaml.v3 reads the file: this only spares
+// yaml.v3's scanner, parser and the garbage they make on the files that
+// are big (SPEC §29 item 2: each parse of a 55 MB config cost seconds).
+// FuzzFastDecode checks it against yaml.v3.
+func fastDecode(body []byte) (doc *yaml.Node, ok bool) {
+	if len(body) == 0 || !fastBytes(body) {
+		return nil, false
+	}
+	p := fastParser{text: string(body)}
+	p.next()
+	if p.eof {
+		return nil, false // empty: yaml.v3 says io.EOF, cheaply
+	}
+	root, ok := p.block(p.indent)
+	if !ok || !p.eof {
+		return nil, false
+	}
+	doc = p.node()
+	*doc = yaml.Node{Kind: yaml.DocumentNode, Line: root.Line, Column: root.Column, Content: []*yaml.Node{root}}
+	return doc, true
+}
+
+// fastBytes reports whether every byte of body is one the fast reader
+// takes: printable ASCII, line feeds, and UTF-8 characters YAML calls
+// printable that are not line breaks (YAML 1.1 breaks lines at U+0085,
+// U+2028 and U+2029). No tabs, no carriage returns, no byte-order mark.
+func fastBytes(body []byte) bool {
+	for i := 0; i < len(body); {
+		c := body[i]
+		if c < utf8.RuneSelf {
+			if (c < 0x20 && c != '\n') || c == 0x7f {
+				return false
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(body[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			return false
+		case r >= 0xA0 && r <= 0xD7FF && r != 0x2028 && r != 0x2029,
+			r >= 0xE000 && r <= 0xFFFD && r != 0xFEFF,
+			r >= 0x10000:
+		default:
+			return false
+		}
+		i += size
+	}
+	return true
+}
+
+// fastParser walks the text a content line at a time.
+type fastParser struct {
+	text string
+	pos  int // start of the next line not yet read
+	// The current content line: its number (1-based), where it starts in
+	// text, its indentation and its end (before the line feed).
+	line, start, indent, end int
+	eof                      bool
+	// at is how far the current line has been read (an offset in text):
+	// "- a: 1" is read as a sequence entry, then a mapping from "a".
+	at int
+	// nodes are allocated a slab at a time.
+	slab []yaml.Node
+	// kids is a stack of children being collected; each collection takes
+	// an exactly sized copy of its own when it ends.
+	kids []*yaml.Node
+}
+
+// next moves to the next content line: not blank, not only a comment.
+func (p *fastParser) next() {
+	for p.pos < len(p.text) {
+		p.line++
+		start := p.pos
+		end := strings.IndexByte(p.text[start:], '\n')
+		if end < 0 {
+			end = len(p.text)
+		} else {
+			end += start
+		}
+		p.pos = end + 1
+		i := start
+		for i < end && p.text[i] == ' ' {
+			i++
+		}
+		if i == end || p.text[i] == '#' {
+			continue
+		}
+		p.start, p.indent, p.end, p.at = start, i-start, end, i
+		return
+	}
+	p.eof = true
+	p.indent = -1
+}
+
+func (p *fastParser) node() *yaml.Node {
+	if len(p.slab) == 0 {
+		p.slab = make([]yaml.Node, 1024)
+	}
+	n := &p.slab[0]
+	p.slab = p.slab[1:]
+	return n
+}
+
+// column is the 1-based column of offset at on the current line, in
+// characters as yaml.v3 counts them.
+func (p *fastParser) column(at int) int {
+	prefix := p.text[p.start:at]
+	for i := 0; i < len(prefix); i++ {
+		if prefix[i] >= utf8.RuneSelf {
+			return utf8.RuneCountInString(prefix) + 1
+		}
+	}
+	return len(prefix) + 1
+}
+
+// entryAt reports whether a sequence entry ("-" then a space or the end
+// of the line) starts at offset i of the current line.
+func (p *fastParser) entryAt(i int) bool {
+	return p.text[i] == '-' && (i+1 == p.end || p.text[i+1] == ' ')
+}
+
+// block reads the collection that starts at p.at on the current line, at
+// the given column (indentation): a sequence or a mapping.
+func (p *fastParser) block(col int) (*yaml.Node, bool) {
+	if p.entryAt(p.at) {
+		return p.sequence(col)
+	}
+	return p.mapping(col)
+}
+
+// sequence reads block sequence entries at column col (0-based).
+func (p *fastParser) sequence(col int) (*yaml.Node, bool) {
+	seq := p.node()
+	// Field by field: the slab is zeroed, and a whole-struct store would
+	// write (with barriers) every pointer of a 152-byte node.
+	seq.Kind, seq.Tag, seq.Line, seq.Column = yaml.SequenceNode, "!!seq", p.line, p.column(p.at)
+	mark := len(p.kids)
+	for !p.eof && p.indent == col && p.at-p.start == col && p.entryAt(p.at) {
+		dash := p.at
+		p.at = skipSpaces(p.text, dash+1, p.end)
+		var item *yaml.Node
+		var ok bool
+		switch {
+		case p.restEmpty():
+			item, ok = p.nested(col, false, dash+1)
+		case p.entryAt(p.at):
+			return nil, false // "- - x": left to yaml.v3
+		default:
+			item, ok = p.inline(col, true)
+		}
+		if !ok {
+			return nil, false
+		}
+		p.kids = append(p.kids, item)
+	}
+	if !p.eof && p.indent > col {
+		return nil, false // more indented than its entries: a continuation, or an error
+	}
+	seq.Content = p.collect(mark)
+	return seq, true
+}
+
+// mapping reads block mapping entries whose keys are at column col, the
+// first starting at p.at (possibly after "- " on the same line).
+func (p *fastParser) mapping(col int) (*yaml.Node, bool) {
+	m := p.node()
+	m.Kind, m.Tag, m.Line, m.Column = yaml.MappingNode, "!!map", p.line, p.column(p.at)
+	mark := len(p.kids)
+	for first := true; !p.eof && (first || p.indent == col); first = false {
+		key, ok := p.key()
+		if !ok {
+			return nil, false
+		}
+		colon := p.at // just past the ':'
+		p.at = skipSpaces(p.text, p.at, p.end)
+		var value *yaml.Node
+		if p.restEmpty() {
+			value, ok = p.nested(col, true, colon)
+		} else {
+			value, ok = p.inline(col, false)
+		}
+		if !ok {
+			return nil, false
+		}
+		p.kids = append(p.kids, key, value)
+	}
+	if !p.eof && p.indent > col {
+		return nil, false
+	}
+	m.Content = p.collect(mark)
+	return m, true
+}
+
+// collect takes the children gathered since mark off the stack.
+func (p *fastParser) collect(mark int) []*yaml.Node {
+	out := make([]*yaml.Node, len(p.kids)-mark)
+	copy(out, p.kids[mark:])
+	clear(p.kids[mark:])
+	p.kids = p.kids[:mark]
+	return out
+}
+
+// restEmpty reports whether nothing but a comment is left on the current
+// line, and moves to the next content line if so.
+func (p *fastParser) restEmpty() bool {
+	if p.at < p.end && p.text[p.at] != '#' {
+		return false
+	}
+	p.next()
+	return true
+}
+
+// nested is the value of a key (inMapping) or of a sequence entry, at
+// column col, whose line held nothing more: the block on the lines below
+// when there is one, else an empty scalar (null) at offset mark of the
+// line the key or entry was on.
+func (p *fastParser) nested(col int, inMapping bool, mark int) (*yaml.Node, bool) {
+	if !p.eof && p.at-p.start == p.indent && (p.indent > col || (inMapping && p.indent == col && p.entryAt(p.at))) {
+		return p.block(p.indent)
+	}
+	// The null's place is on an earlier line: find its line and column.
+	n := p.node()
+	line := 1 + strings.Count(p.text[:mark], "\n")
+	lineStart := strings.LastIndexByte(p.text[:mark], '\n') + 1
+	column := utf8.RuneCountInString(p.text[lineStart:mark]) + 1
+	n.Kind, n.Tag, n.Line, n.Column = yaml.ScalarNode, "!!null", line, column
+	return n, true
+}
+
+// inline reads the scalar value at p.at, or, for a sequence entry
+// (entry), a mapping starting there ("- key: value"); owner is the column
+// of the key or entry it belongs to: a following line indented more would
+// continue it.
+func (p *fastParser) inline(owner int, entry bool) (*yaml.Node, bool) {
+	at := p.at
+	s, ok := p.scalar(false)
+	if !ok {
+		return nil, false
+	}
+	if p.at < p.end && p.text[p.at] == ':' {
+		if !entry {
+			return nil, false // "key: a: b", which yaml.v3 refuses
+		}
+		p.at = at
+		return p.mapping(at - p.start)
+	}
+	if !p.restEmpty() {
+		return nil, false
+	}
+	if !p.eof && p.indent > owner {
+		return nil, false // a multi-line scalar: left to yaml.v3
+	}
+	return s, true
+}
+
+// key reads "key:" at p.at and leaves p.at past the ':'.
+func (p *fastParser) key() (*yaml.Node, bool) {
+	k, ok := p.scalar(true)
+	if !ok || p.at >= p.end || p.text[p.at] != ':' {
+		return nil, false
+	}
+	if p.at+1 < p.end && p.text[p.at+1] != ' ' {
+		return nil, false
+	}
+	p.at++
+	return k, true
+}
+
+// scalar reads a plain or quoted scalar at p.at on the current line and
+// leaves p.at after it (and the spaces after it). A plain scalar ends
+// before ": ", a ':' ending the line, or " #".
+func (p *fastParser) scalar(isKey bool) (*yaml.Node, bool) {
+	start := p.at
+	n := p.node()
+	n.Kind, n.Line, n.Column = yaml.ScalarNode, p.line, p.column(start)
+	switch c := p.text[start]; c {
+	case '\'', '"':
+		value, end, ok := p.quoted(start)
+		if !ok {
+			return nil, false
+		}
+		n.Tag, n.Value = "!!str", value
+		n.Style = yaml.DoubleQuotedStyle
+		if c == '\'' {
+			n.Style = yaml.SingleQuotedStyle
+		}
+		p.at = end
+	default:
+		if !plainStart(p.text, start, p.end) {
+			return nil, false
+		}
+		end := start
+		for i := start; i < p.end; i++ {
+			c := p.text[i]
+			if c == ':' && (i+1 == p.end || p.text[i+1] == ' ') {
+				break
+			}
+			if c == '#' && p.text[i-1] == ' ' {
+				break
+			}
+			if c != ' ' {
+				end = i + 1
+			}
+		}
+		n.Value = p.text[start:end]
+		n.Tag = plainTag(n.Value)
+		p.at = end
+	}
+	if isKey && p.at-start > 1000 {
+		return nil, false // yaml.v3 refuses a simple key over 1024 characters
+	}
+	p.at = skipSpaces(p.text, p.at, p.end)
+	if p.at < p.end && p.text[p.at] == '#' && p.text[p.at-1] != ' ' {
+		return nil, false // "'x'#": yaml.v3 reads that otherwise
+	}
+	return n, true
+}
+
+// plainStart reports whether a plain scalar may start at i: not with an
+// indicator, except a '-' not followed by a space.
+func plainStart(text string, i, end int) bool {
+	switch text[i] {
+	case '-':
+		return i+1 < end && text[i+1] != ' '
+	case '?', ':', ',', '[', ']', '{', '}', '#', '&', '*', '!', '|', '>', '\'', '"', '%', '@', '`':
+		return false
+	}
+	return true
+}
+
+// quoted reads the quoted scalar at start, closed on the same line; it
+// returns its value and the offset after the closing quote.
+func (p *fastParser) quoted(start int) (value string, end int, ok bool) {
+	q := p.text[start]
+	var b strings.Builder
+	plain := start + 1 // start of the run not yet copied to b
+	for i := start + 1; i < p.end; i++ {
+		c := p.text[i]
+		switch {
+		case c == q && q == '\'' && i+1 < p.end && p.text[i+1] == '\'':
+			b.WriteString(p.text[plain : i+1])
+			i++
+			plain = i + 1
+		case c == q:
+			if b.Len() == 0 {
+				return p.text[start+1 : i], i + 1, true
+			}
+			b.WriteString(p.text[plain:i])
+			return b.String(), i + 1, true
+		case c == '\\' && q == '"':
+			if i+1 >= p.end {
+				return "", 0, false
+			}
+			var r string
+			switch p.text[i+1] {
+			case '"':
+				r = `"`
+			case '\\':
+				r = `\`
+			case 'n':
+				r = "\n"
+			case 't':
+				r = "\t"
+			default:
+				return "", 0, false // the other escapes are left to yaml.v3
+			}
+			b.WriteString(p.text[plain:i])
+			b.WriteString(r)
+			i++
+			plain = i + 1
+		}
+	}
+	return "", 0, false // not closed on its line
+}
+
+func skipSpaces(text string, i, end int) int {
+	for i < end && text[i] == ' ' {
+		i++
+	}
+	return i
+}
+
+// plainTag is the tag yaml.v3 resolves a plain scalar to: its resolve,
+// ported (gopkg.in/yaml.v3 resolve.go, MIT and Apache-2.0 licensed) for
+// the tag alone; FuzzFastDecode compares the two.
+func plainTag(v string) string {
+	if v == "" {
+		return "!!null"
+	}
+	switch v {
+	case "true", "True", "TRUE", "false", "False", "FALSE":
+		return "!!bool"
+	case "~", "null", "Null", "NULL":
+		return "!!null"
+	case ".nan", ".NaN", ".NAN", ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF", "-.inf", "-.Inf", "-.INF":
+		return "!!float"
+	case "<<":
+		return "!!merge"
+	}
+	switch c := v[0]; {
+	case c == '.':
+		if _, err := strconv.ParseFloat(v, 64); err == nil {
+			return "!!float"
+		}
+	case c == '+' || c == '-' || (c >= '0' && c <= '9'):
+		return numberTag(v)
+	}
+	return "!!str"
+}
+
+// numberTag is resolve's reading of a plain scalar starting with a digit
+// or a sign.
+func numberTag(v string) string {
+	if isTimestamp(v) {
+		return "!!timestamp"
+	}
+	plain := strings.ReplaceAll(v, "_", "")
+	if _, err := strconv.ParseInt(plain, 0, 64); err == nil {
+		return "!!int"
+	}
+	if _, err := strconv.ParseUint(plain, 0, 64); err == nil {
+		return "!!int"
+	}
+	if yamlStyleFloat().MatchString(plain) {
+		if _, err := strconv.ParseFloat(plain, 64); err == nil {
+			return "!!float"
+		}
+	}
+	for _, prefix := range []struct {
+		p    string
+		base int
+		neg  bool
+	}{{"0b", 2, false}, {"-0b", 2, true}, {"0o", 8, false}, {"-0o", 8, true}} {
+		digits, ok := strings.CutPrefix(plain, prefix.p)
+		if !ok {
+			continue
+		}
+		if prefix.neg {
+			digits = "-" + digits
+		}
+		if _, err := strconv.ParseInt(digits, prefix.base, 64); err == nil {
+			return "!!int"
+		}
+		if _, err := strconv.ParseUint(digits, prefix.base, 64); err == nil && !prefix.neg {
+			return "!!int"
+		}
+		break // the four prefixes exclude each other
+	}
+	return "!!str"
+}
+
+var yamlStyleFloat = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$`)
+})
+
+// isTimestamp is resolve's parseTimestamp, for the answer alone.
+func isTimestamp(s string) bool {
+	i := 0
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	if i != 4 || i == len(s) || s[i] != '-' {
+		return false
+	}
+	for _, format := range []string{"2006-1-2T15:4:5.999999999Z07:00", "2006-1-2t15:4:5.999999999Z07:00", "2006-1-2 15:4:5.999999999", "2006-1-2"} {
+		if _, err := time.Parse(format, s); err == nil {
+			return true
+		}
+	}
+	return false
+}

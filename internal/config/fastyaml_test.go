@@ -1,0 +1,275 @@
+package config
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"gopkg.in/yaml.v3"
+)
+
+// sameTree says where a and b differ ("" when they do not), comments
+// aside.
+func sameTree(a, b *yaml.Node, path string) string {
+	if a == nil || b == nil {
+		if a != b {
+			return path + ": one is nil"
+		}
+		return ""
+	}
+	if a.Kind != b.Kind || a.Style != b.Style || a.Tag != b.Tag || a.Value != b.Value || a.Anchor != b.Anchor ||
+		a.Line != b.Line || a.Column != b.Column || len(a.Content) != len(b.Content) || (a.Alias == nil) != (b.Alias == nil) {
+		return fmt.Sprintf("%s: fast {kind %v style %v tag %q value %q line %d col %d, %d children} yaml.v3 {kind %v style %v tag %q value %q line %d col %d, %d children}",
+			path, a.Kind, a.Style, a.Tag, a.Value, a.Line, a.Column, len(a.Content), b.Kind, b.Style, b.Tag, b.Value, b.Line, b.Column, len(b.Content))
+	}
+	for i := range a.Content {
+		if d := sameTree(a.Content[i], b.Content[i], fmt.Sprintf("%s/%d", path, i)); d != "" {
+			return d
+		}
+	}
+	return ""
+}
+
+// checkFast fails when the fast reader takes src and reads it otherwise
+// than yaml.v3 (or takes what yaml.v3 refuses); it says whether it took it.
+func checkFast(t *testing.T, src string) bool {
+	t.Helper()
+	fast, ok := fastDecode([]byte(src))
+	if !ok {
+		return false
+	}
+	slow := decodeYAMLv3([]byte(src))
+	slow.Body = nil
+	if _, fastToo := fastDecode(nil); fastToo {
+		t.Fatal("an empty text is taken")
+	}
+	switch {
+	case slow.Panicked != nil || slow.Err != nil:
+		t.Fatalf("taken, but yaml.v3 refuses it (%v %v):\n%s", slow.Panicked, slow.Err, src)
+	case slow.SecondErr == nil || slow.SecondErr.Error() != "EOF":
+		t.Fatalf("taken, but yaml.v3 reads a second document or fails after the first (%v):\n%s", slow.SecondErr, src)
+	}
+	if d := sameTree(fast, &slow.Doc, ""); d != "" {
+		t.Fatalf("read otherwise than yaml.v3: %s\n%s", d, src)
+	}
+	return true
+}
+
+// TestFastDecodeTakes: the shapes configs are written in are taken, and
+// read as yaml.v3 reads them.
+func TestFastDecodeTakes(t *testing.T) {
+	for _, src := range []string{
+		"a: 1\n",
+		"a: 1",
+		"# head\n\nmodel: x   # the model\nhooks:\n  pre_tool_call:\n    - command: ~/.hermes/a.sh --x   # note\n      matcher: terminal\n      timeout: 10\n    - command: \"/opt/b c.sh\"\n  post_tool_call:\n  - command: 'it''s'\n    fail_closed: true\n",
+		"a:\nb:\n  c:\n  d:   # empty\ne: ~\n",
+		"a:\n- x\n-\n- y\nb:\n  - 1\n",
+		"- a: 1\n  b:\n-   c: 'x'\n- plain\n-\n  - nested\n",
+		"a: \"q\\\"\\\\ \\n\\t\"  # c\nb: x y  \nc: -5\nd: <<\n<<: x\n",
+		"k: é x\né: 1\nw: 日本 # c\n",
+		"  indented: root\n  second: 2\n",
+		"n: x [not flow] in block\nm: a,b {c}\nq: a:b\nr: a#b\ns: -x\n",
+		"ints: 0x1F\no: 0o17\nb: 0b101\nneg: -0b11\nu: 1_000\nf: 1.5e3\nd: .5\nt: 2001-12-14\nts: 2001-12-14 21:59:43.10\nv: 1.2.3\ny: yes\nN: Null\ninf: -.inf\nnan: .NaN\nplus: +12\n",
+		"'quoted key': 1\n\"dq\": 2\n",
+		"hooks_disabled:\n  - event: pre_tool_call\n    entry:\n      command: x\n",
+		"a: 1\n# trailing comment\n\n",
+		"x:\n  -   a: 1\n      b: 2\n  - c: 3\n",
+	} {
+		if !checkFast(t, src) {
+			t.Errorf("not taken:\n%s", src)
+		}
+	}
+}
+
+// TestFastDecodeLeaves: what the fast reader does not read the same way
+// as yaml.v3, or yaml.v3 refuses, is left to yaml.v3.
+func TestFastDecodeLeaves(t *testing.T) {
+	for _, src := range []string{
+		"",
+		"# only a comment\n",
+		"a: {b: 1}\n",
+		"a: [1, 2]\n",
+		"a: &x 1\nb: *x\n",
+		"a: !!str 1\n",
+		"a: |\n  text\n",
+		"a: >\n  text\n",
+		"a: multi\n  line\n",
+		"- a\n  b\n",
+		"a:\tb\n",
+		"a: 1\r\n",
+		"---\na: 1\n",
+		"a: 1\n...\n",
+		"a: 1\n---\nb: 2\n",
+		"%YAML 1.1\n---\na: 1\n",
+		"a: b: c\n",
+		"a: \"unclosed\n",
+		"a: \"\\x41\"\n",
+		"a: 'x'#c\n",
+		"a:\n  b: 1\n c: 2\n",
+		"a:\n  - 1\n  b: 2\n",
+		"- - x\n",
+		"? a\n: b\n",
+		"a: @x\n",
+		"a: `x`\n",
+		"just a scalar\n",
+		"a: 1\nb\n",
+		"\ufeffa: 1\n",
+		"a: \u0085\n",
+		"a: x\u2028y\n",
+		"a: \x01\n",
+		strings.Repeat("k", 1100) + ": 1\n",
+		"a: \"\\/\"\n", // YAML 1.1 has no \/
+		"a:\n    - x\n  - y\n",
+		"a: -\n",
+		"a: 'x' y\n",
+	} {
+		if checkFast(t, src) {
+			t.Errorf("taken:\n%q", src)
+		}
+	}
+}
+
+// FuzzFastDecode: whatever the fast reader takes, yaml.v3 reads to the
+// same tree.
+func FuzzFastDecode(f *testing.F) {
+	for _, src := range []string{
+		"hooks:\n  pre_tool_call:\n    - command: ~/.hermes/a.sh --x   # note\n      matcher: terminal\n      timeout: 10\n",
+		"a:\n- x\n-\n- y\nb:\n  - 1\n", "- a: 1\n  b:\n-   c: 'x'\n- plain\n-\n  - nested\n",
+		"a: \"q\\\"\\\\ \\n\\t\"  # c\nb: x y  \nc: -5\nd: <<\n", "k: é x\né: 1\n", "t: 2001-12-14\nu: 1_0\nb: -0b1\n",
+		"a: multi\n  line\n", "a:\n  b: 1\n c: 2\n", "a: 'it''s'\n",
+	} {
+		f.Add([]byte(src))
+	}
+	f.Fuzz(func(t *testing.T, src []byte) { checkFast(t, string(src)) })
+}
+
+// TestFastDecodeGenerated compares the two readers on configs made of the
+// pieces configs are made of, at random indentations: most are taken,
+// some are not, and what is taken must be read alike.
+func TestFastDecodeGenerated(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	keys := []string{"a", "hooks", "command", "'q k'", "\"d\"", "k y", "<<", "1", "é", "a:b", "-k", "true"}
+	values := []string{"", " x", " ~/.hermes/h.sh --x 'y'", " 10", " -5", " 0o7", " 1.5", " .5", " 2001-12-14", " yes", " null",
+		" 'it''s'", " \"a\\\"b\\\\\"", " x # c", " x#c", " é", " <<", " a: b", " [x]", " -", " - x", "   # only", " 'x", " x  ", " +.inf", " 0b2", " 1_000", " 0x_1"}
+	n, taken := 2000, 0
+	if testing.Short() {
+		n = 300
+	}
+	for range n {
+		var b strings.Builder
+		for range 1 + rng.IntN(12) {
+			ind := strings.Repeat(" ", rng.IntN(4)*2)
+			switch rng.IntN(6) {
+			case 0:
+				b.WriteString(ind + "- " + keys[rng.IntN(len(keys))] + ":" + values[rng.IntN(len(values))] + "\n")
+			case 1:
+				b.WriteString(ind + "-" + values[rng.IntN(len(values))] + "\n")
+			case 2:
+				b.WriteString(ind + "# comment\n")
+			case 3:
+				b.WriteString("\n")
+			default:
+				b.WriteString(ind + keys[rng.IntN(len(keys))] + ":" + values[rng.IntN(len(values))] + "\n")
+			}
+		}
+		if checkFast(t, b.String()) {
+			taken++
+		}
+	}
+	t.Logf("%d of %d taken", taken, n)
+	if taken < n/20 {
+		t.Errorf("only %d of %d taken: the generator no longer makes what the fast reader reads", taken, n)
+	}
+}
+
+// TestFastDecodeGeneratedTrees: well-formed block documents of random
+// shape, some with one line disturbed.
+func TestFastDecodeGeneratedTrees(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	scalars := []string{"x", "~/.hermes/h.sh --x 'y'", "10", "-5", "0o7", "1.5", ".5", "2001-12-14", "yes", "null", "~",
+		"'it''s'", "\"a\\\"b\\\\\"", "x # c", "é ü", "<<", "+.inf", "1_000", "0b101", "a,b", "x [y]", "-x", "\"\"", "''", "a:b", "a#b"}
+	keys := []string{"a", "hooks", "command", "'q k'", "\"d\"", "k y", "1", "é", "-k", "true", "<<"}
+	var gen func(b *strings.Builder, indent int, depth int, inline bool)
+	gen = func(b *strings.Builder, indent, depth int, inline bool) {
+		pad := strings.Repeat(" ", indent)
+		first := pad
+		if inline {
+			first = ""
+		}
+		if rng.IntN(2) == 0 { // a sequence
+			for i := range 1 + rng.IntN(3) {
+				p := pad
+				if i == 0 {
+					p = first
+				}
+				switch r := rng.IntN(4); {
+				case depth > 2 || r == 0:
+					fmt.Fprintf(b, "%s- %s\n", p, scalars[rng.IntN(len(scalars))])
+				case r == 1:
+					fmt.Fprintf(b, "%s-\n", p)
+					gen(b, indent+2, depth+1, false)
+				default:
+					fmt.Fprintf(b, "%s-%s", p, strings.Repeat(" ", 1+rng.IntN(3)))
+					gen(b, indent+2, depth+1, true) // a compact mapping
+				}
+			}
+			return
+		}
+		// A compact mapping after "- " has its keys at the first key's
+		// column, which the caller wrote spaces up to.
+		col := indent
+		if inline {
+			col = len(b.String()) - strings.LastIndexByte(b.String(), '\n') - 1
+			pad = strings.Repeat(" ", col)
+		}
+		for i := range 1 + rng.IntN(3) {
+			p := pad
+			if i == 0 {
+				p = first
+			}
+			key := keys[rng.IntN(len(keys))]
+			switch r := rng.IntN(5); {
+			case depth > 2 || r < 2:
+				fmt.Fprintf(b, "%s%s: %s\n", p, key, scalars[rng.IntN(len(scalars))])
+			case r == 2:
+				fmt.Fprintf(b, "%s%s:\n", p, key)
+			case r == 3 && rng.IntN(2) == 0:
+				fmt.Fprintf(b, "%s%s:   # c\n", p, key)
+				gen(b, col+2+rng.IntN(2)*2, depth+1, false)
+			default:
+				fmt.Fprintf(b, "%s%s:\n", p, key)
+				if rng.IntN(3) == 0 {
+					// An indentless sequence: its entries at the key's column.
+					for range 1 + rng.IntN(2) {
+						fmt.Fprintf(b, "%s- %s\n", pad, scalars[rng.IntN(len(scalars))])
+					}
+				} else {
+					gen(b, col+2, depth+1, false)
+				}
+			}
+		}
+	}
+	n, taken := 3000, 0
+	if testing.Short() {
+		n = 500
+	}
+	for i := range n {
+		var b strings.Builder
+		gen(&b, rng.IntN(2)*2, 0, false)
+		src := b.String()
+		if i%3 == 0 { // disturb one line's indentation
+			lines := strings.Split(src, "\n")
+			j := rng.IntN(len(lines))
+			lines[j] = strings.Repeat(" ", rng.IntN(3)) + lines[j]
+			src = strings.Join(lines, "\n")
+		}
+		if checkFast(t, src) {
+			taken++
+		}
+	}
+	t.Logf("%d of %d taken", taken, n)
+	if taken < n/2 {
+		t.Errorf("only %d of %d taken", taken, n)
+	}
+}

@@ -1,5 +1,7 @@
 package allowlist
 
+import "slices"
+
 // ApproveAll is Approve of each entry in turn, in time linear in the list
 // and the entries (protect or unprotect of every hook): the entries they
 // replace are removed in one pass, not one pass each.
@@ -16,6 +18,7 @@ func (l *List) ApproveAll(es []Entry) {
 	if len(replaced) > 0 {
 		l.filter(func(x Entry) bool { _, gone := replaced[x.Key()]; return !gone })
 	}
+	l.Approvals = slices.Grow(l.Approvals, len(es)) // once, not by doubling
 	for _, e := range es {
 		if old, ok := replaced[e.Key()]; ok && e.src == nil && e.extra == nil {
 			if extra := old.unknownKeys(); extra.Len() > 0 {

@@ -352,6 +352,9 @@ func carryApprovals(f *Factory, s *hooks.Setup, plan []hooks.Rewrap, dropOld boo
 	warnings, err := s.Store.Update(func(l *allowlist.List) error {
 		// All at once: one pass over the list, not one per hook (SPEC §29).
 		var approve []allowlist.Entry
+		if !dropOld {
+			approve = make([]allowlist.Entry, 0, len(plan))
+		}
 		drop := map[allowlist.Key]bool{}
 		for _, r := range plan {
 			switch {

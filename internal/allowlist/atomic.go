@@ -54,13 +54,30 @@ func writeAtomic(path string, data []byte) error {
 	if err != nil {
 		return err
 	}
-	dir := filepath.Dir(target)
-	if err := fault("create", target); err != nil {
-		return fmt.Errorf("write %s: %w", target, err)
+	name, err := writeTemp(target, data, true)
+	if err == nil {
+		err = renameTemp(name, target)
 	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(target)+".tmp-*")
 	if err != nil {
 		return fmt.Errorf("write %s: %w", target, err)
+	}
+	dir := filepath.Dir(target)
+	if err := syncFolder(dir); err != nil {
+		return &DirSyncError{Path: target, Dir: dir, Err: err}
+	}
+	return nil
+}
+
+// writeTemp writes data to a new temporary file beside target, mode 0600,
+// owned like target, synced when sync is set, and returns its name; on an
+// error nothing is left.
+func writeTemp(target string, data []byte, sync bool) (string, error) {
+	if err := fault("create", target); err != nil {
+		return "", err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(target), "."+filepath.Base(target)+".tmp-*")
+	if err != nil {
+		return "", err
 	}
 	name := tmp.Name()
 	err = tmp.Chmod(0o600)
@@ -74,29 +91,32 @@ func writeAtomic(path string, data []byte) error {
 	if err == nil {
 		_, err = tmp.Write(data)
 	}
-	if err == nil {
-		err = fault("sync", target)
-	}
-	if err == nil {
-		err = tmp.Sync()
+	if err == nil && sync {
+		if err = fault("sync", target); err == nil {
+			err = tmp.Sync()
+		}
 	}
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}
-	if err == nil {
-		err = fault("rename", target)
+	if err != nil {
+		os.Remove(name)
+		return "", err
 	}
+	return name, nil
+}
+
+// renameTemp renames the temporary file name over target; on an error the
+// temporary file is removed.
+func renameTemp(name, target string) error {
+	err := fault("rename", target)
 	if err == nil {
 		err = os.Rename(name, target)
 	}
 	if err != nil {
 		os.Remove(name)
-		return fmt.Errorf("write %s: %w", target, err)
 	}
-	if err := syncFolder(dir); err != nil {
-		return &DirSyncError{Path: target, Dir: dir, Err: err}
-	}
-	return nil
+	return err
 }
 
 // resolveLinks follows path while it is a symlink (a dangling link resolves

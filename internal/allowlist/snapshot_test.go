@@ -2,6 +2,7 @@ package allowlist
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -87,9 +88,9 @@ func TestSnapshotNameValidated(t *testing.T) {
 }
 
 // TestSnapshotSweepsKilledTemps: a snapshot write killed before its rename
-// leaves a temporary file; the next snapshot saved removes it once stale,
-// even when that snapshot is already there, and keeps a fresh one (a write
-// in progress).
+// leaves a temporary file; the next process to save a snapshot removes it
+// once stale, even when that snapshot is already there, and keeps a fresh
+// one (a write in progress).
 func TestSnapshotSweepsKilledTemps(t *testing.T) {
 	home := t.TempDir()
 	script := filepath.Join(t.TempDir(), "guard.sh")
@@ -111,6 +112,16 @@ func TestSnapshotSweepsKilledTemps(t *testing.T) {
 	if err := os.Chtimes(stale, old, old); err != nil {
 		t.Fatal(err)
 	}
+	// Within one process the folder is swept once (accept --all of 10,000
+	// scripts swept it 10,000 times): the stale file stays until the next
+	// process.
+	if err := SaveSnapshot(home, fp); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(stale); err != nil {
+		t.Errorf("swept again within a minute: %v", err)
+	}
+	swept.Clear() // the next process
 	if err := SaveSnapshot(home, fp); err != nil { // already saved
 		t.Fatal(err)
 	}
@@ -119,5 +130,77 @@ func TestSnapshotSweepsKilledTemps(t *testing.T) {
 	}
 	if _, err := os.Stat(fresh); err != nil {
 		t.Errorf("fresh temporary file removed: %v", err)
+	}
+}
+
+// TestSaveSnapshotsTogether: a batch saves each content once, skips what
+// is kept already, and a fault at any step leaves no temporary file and no
+// snapshot of what was not renamed yet.
+func TestSaveSnapshotsTogether(t *testing.T) {
+	scripts := t.TempDir()
+	var fps []Fingerprint
+	for i, body := range []string{"#!/bin/sh\n# a\n", "#!/bin/sh\n# b\n", "#!/bin/sh\n# a\n", "#!/bin/sh\n# c\n"} {
+		p := filepath.Join(scripts, fmt.Sprintf("s%d.sh", i))
+		if err := os.WriteFile(p, []byte(body), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		fps = append(fps, NewFingerprinter().Of(p))
+	}
+	kept := func(home string) (names []string) {
+		entries, _ := os.ReadDir(filepath.Join(home, SnapshotDirName))
+		for _, e := range entries {
+			names = append(names, e.Name())
+		}
+		return names
+	}
+
+	home := t.TempDir()
+	if err := SaveSnapshot(home, fps[1]); err != nil { // b kept already
+		t.Fatal(err)
+	}
+	if err := SaveSnapshots(home, fps); err != nil {
+		t.Fatal(err)
+	}
+	if got := kept(home); len(got) != 3 {
+		t.Fatalf("kept %q, want the three contents", got)
+	}
+	for _, fp := range fps {
+		data, err := LoadSnapshot(home, fp.SHA256)
+		if err != nil || string(data) != string(fp.Content) {
+			t.Errorf("snapshot of %s: %q, %v", fp.Path, data, err)
+		}
+		if fi, err := os.Stat(filepath.Join(home, SnapshotDirName, fp.SHA256)); err != nil || fi.Mode().Perm() != 0o600 {
+			t.Errorf("snapshot of %s: %v, %v", fp.Path, fi, err)
+		}
+	}
+
+	for _, op := range []string{"create", "write", "sync", "rename"} {
+		home := t.TempDir()
+		Fault = func(o, path string) error {
+			if o == op && filepath.Base(path) == fps[3].SHA256 { // c, the last
+				return errors.New("injected " + op)
+			}
+			return nil
+		}
+		err := SaveSnapshots(home, fps)
+		Fault = nil
+		if err == nil || !strings.Contains(err.Error(), "injected "+op) {
+			t.Errorf("%s: error %v", op, err)
+		}
+		got := kept(home)
+		for _, name := range got {
+			if strings.Contains(name, ".tmp-") {
+				t.Errorf("%s: temporary file %s left", op, name)
+			}
+		}
+		// Up to the renames nothing is in place; a rename that fails
+		// leaves those renamed before it.
+		want := 0
+		if op == "rename" {
+			want = 2
+		}
+		if len(got) != want {
+			t.Errorf("%s: kept %q, want %d snapshots", op, got, want)
+		}
 	}
 }

@@ -15,3 +15,13 @@ func TestDir(t *testing.T) {
 		t.Fatal("a missing folder synced")
 	}
 }
+
+func TestFS(t *testing.T) {
+	dir := t.TempDir()
+	if err := FS(dir); err != nil {
+		t.Fatal(err)
+	}
+	if err := FS(filepath.Join(dir, "gone")); err == nil {
+		t.Fatal("the file system of a missing folder synced")
+	}
+}

@@ -3,6 +3,7 @@ package hooks
 import (
 	"errors"
 	"fmt"
+	"os"
 	"time"
 
 	"github.com/hermes-hooks/hermes/internal/allowlist"
@@ -77,15 +78,15 @@ func (s *Setup) ApproveShown(hs []ShellHook, via string, now time.Time, want []s
 	// Snapshots are saved once the lock is held: an interrupt while waiting
 	// for it leaves nothing behind.
 	warnings, err := s.Store.Update(func(l *allowlist.List) error {
-		for i, h := range hs {
-			if fps[i].Err == nil {
-				if err := allowlist.SaveSnapshot(s.Loc.Home, fps[i]); err != nil {
-					return fmt.Errorf("saving a snapshot of %s: %w", h.Script, err)
-				}
-			}
+		if err := allowlist.SaveSnapshots(s.Loc.Home, fps); err != nil {
+			return fmt.Errorf("saving the snapshots of the scripts: %w", err)
 		}
+		var files []code.File
 		for _, e := range entries {
-			saveCodeSnapshots(s.Loc.Home, e.Code)
+			files = append(files, e.Code...)
+		}
+		saveCodeSnapshots(s.Loc.Home, files)
+		for _, e := range entries {
 			l.Approve(e)
 		}
 		return nil
@@ -130,12 +131,21 @@ func codeNow(h ShellHook, script allowlist.Fingerprint) (code.Code, error) {
 // that `hermes hooks diff` can show how it changed (SPEC §23). A snapshot
 // that cannot be saved only means no diff later.
 func saveCodeSnapshots(home string, files []code.File) {
+	var fps []allowlist.Fingerprint
+	seen := map[string]bool{}
 	for _, f := range files {
-		if f.System || f.SHA256 == "" {
+		if f.System || f.SHA256 == "" || seen[f.SHA256] {
 			continue
 		}
+		seen[f.SHA256] = true
+		if path, err := allowlist.SnapshotPath(home, f.SHA256); err == nil {
+			if _, err := os.Stat(path); err == nil {
+				continue // kept already: not read and hashed again
+			}
+		}
 		if fp := allowlist.FingerprintNow(f.Path); fp.Err == nil && fp.SHA256 == f.SHA256 && fp.Content != nil {
-			_ = allowlist.SaveSnapshot(home, fp)
+			fps = append(fps, fp)
 		}
 	}
+	_ = allowlist.SaveSnapshots(home, fps)
 }

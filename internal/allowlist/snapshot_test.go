@@ -121,7 +121,7 @@ func TestSnapshotSweepsKilledTemps(t *testing.T) {
 	if _, err := os.Stat(stale); err != nil {
 		t.Errorf("swept again within a minute: %v", err)
 	}
-	swept.Clear() // the next process
+	swept.Clear()                                  // the next process
 	if err := SaveSnapshot(home, fp); err != nil { // already saved
 		t.Fatal(err)
 	}

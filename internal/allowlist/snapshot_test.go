@@ -121,8 +121,9 @@ func TestSnapshotSweepsKilledTemps(t *testing.T) {
 	if _, err := os.Stat(stale); err != nil {
 		t.Errorf("swept again within a minute: %v", err)
 	}
-	swept.Clear()                                  // the next process
-	if err := SaveSnapshot(home, fp); err != nil { // already saved
+	// The next process; the snapshot is saved already.
+	swept.Clear()
+	if err := SaveSnapshot(home, fp); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(stale); !errors.Is(err, fs.ErrNotExist) {

@@ -1,6 +1,7 @@
 package allowlist
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -24,7 +25,7 @@ const SnapshotDirName = "shell-hooks-snapshots"
 // later change can be shown as a diff. Scripts without Content (unreadable
 // or larger than MaxSnapshot) have no snapshot; that is not an error.
 func SaveSnapshot(hermesHome string, fp Fingerprint) error {
-	return SaveSnapshots(hermesHome, []Fingerprint{fp})
+	return SaveSnapshots(context.Background(), hermesHome, []Fingerprint{fp})
 }
 
 // SaveSnapshots is SaveSnapshot of each fingerprint (one content once, and
@@ -32,7 +33,9 @@ func SaveSnapshot(hermesHome string, fp Fingerprint) error {
 // file system they are on, the renames, and one sync of the folder, where
 // a file at a time would sync each (accept --all of 10,000 scripts spent
 // 40 s in fsync). A crash leaves each snapshot there whole or not at all.
-func SaveSnapshots(hermesHome string, fps []Fingerprint) error {
+// Once ctx is done (an interrupt) nothing more is written and ctx's error
+// is returned, no temporary file left.
+func SaveSnapshots(ctx context.Context, hermesHome string, fps []Fingerprint) error {
 	type pending struct{ tmp, target, script string }
 	var todo []pending
 	defer func() { // what is left of a batch that failed
@@ -43,6 +46,9 @@ func SaveSnapshots(hermesHome string, fps []Fingerprint) error {
 	var dir string
 	saved := map[string]bool{}
 	for _, fp := range fps {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		if fp.Content == nil || fp.Err != nil || saved[fp.SHA256] {
 			continue
 		}

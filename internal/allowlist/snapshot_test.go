@@ -1,6 +1,7 @@
 package allowlist
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -159,7 +160,7 @@ func TestSaveSnapshotsTogether(t *testing.T) {
 	if err := SaveSnapshot(home, fps[1]); err != nil { // b kept already
 		t.Fatal(err)
 	}
-	if err := SaveSnapshots(home, fps); err != nil {
+	if err := SaveSnapshots(context.Background(), home, fps); err != nil {
 		t.Fatal(err)
 	}
 	if got := kept(home); len(got) != 3 {
@@ -175,6 +176,17 @@ func TestSaveSnapshotsTogether(t *testing.T) {
 		}
 	}
 
+	// Interrupted: nothing is written.
+	done, cancel := context.WithCancel(context.Background())
+	cancel()
+	interrupted := t.TempDir()
+	if err := SaveSnapshots(done, interrupted, fps); !errors.Is(err, context.Canceled) {
+		t.Errorf("interrupted: %v", err)
+	}
+	if got := kept(interrupted); len(got) != 0 {
+		t.Errorf("interrupted, yet kept %q", got)
+	}
+
 	for _, op := range []string{"create", "write", "sync", "rename"} {
 		home := t.TempDir()
 		Fault = func(o, path string) error {
@@ -183,7 +195,7 @@ func TestSaveSnapshotsTogether(t *testing.T) {
 			}
 			return nil
 		}
-		err := SaveSnapshots(home, fps)
+		err := SaveSnapshots(context.Background(), home, fps)
 		Fault = nil
 		if err == nil || !strings.Contains(err.Error(), "injected "+op) {
 			t.Errorf("%s: error %v", op, err)

@@ -1,6 +1,7 @@
 package hooks
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -78,7 +79,14 @@ func (s *Setup) ApproveShown(hs []ShellHook, via string, now time.Time, want []s
 	// Snapshots are saved once the lock is held: an interrupt while waiting
 	// for it leaves nothing behind.
 	warnings, err := s.Store.Update(func(l *allowlist.List) error {
-		if err := allowlist.SaveSnapshots(s.Loc.Home, fps); err != nil {
+		ctx := s.Store.Wait.Context
+		if ctx == nil {
+			ctx = context.Background()
+		}
+		if err := allowlist.SaveSnapshots(ctx, s.Loc.Home, fps); err != nil {
+			if ctx.Err() != nil {
+				return err // interrupted: nothing is recorded
+			}
 			return fmt.Errorf("saving the snapshots of the scripts: %w", err)
 		}
 		var files []code.File
@@ -147,5 +155,5 @@ func saveCodeSnapshots(home string, files []code.File) {
 			fps = append(fps, fp)
 		}
 	}
-	_ = allowlist.SaveSnapshots(home, fps)
+	_ = allowlist.SaveSnapshots(context.Background(), home, fps)
 }

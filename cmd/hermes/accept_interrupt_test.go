@@ -21,7 +21,7 @@ func TestStressInterruptAcceptAll(t *testing.T) {
 	bin := buildHermes(t)
 	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
 		h := newStressHome(t, bin)
-		n := stressSize(20000, 3000)
+		n := stressSize(20000, 1500)
 		h.writeConfig("pre_tool_call", 0, h.writeHooks("many", n)...)
 		in, err := unix.InotifyInit1(unix.IN_NONBLOCK | unix.IN_CLOEXEC)
 		if err != nil {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/hermes-hooks/hermes/internal/code"
 )
@@ -60,9 +61,22 @@ func TestReadCodeAsUnmarshal(t *testing.T) {
 		`[{"path":"/a\xff"}]`, `[{"\xffpath":"/a"}]`, `[{"path":"/a"}`, `[{"path":"/a",}]`, `[{"path":NaN}]`,
 		`[{"path":"/a"},null]`, `[{"path":""}]`, `[{"ſystem":true,"path":"/a"}]`,
 	} {
-		got, want := readCode(json.RawMessage(raw)), unmarshalCode(json.RawMessage(raw))
-		if !reflect.DeepEqual(got, want) {
-			t.Errorf("%s: read %#v, json.Unmarshal %#v", raw, got, want)
+		checkReadCode(t, raw)
+	}
+}
+
+// checkReadCode compares readCode with json.Unmarshal on raw, as a part of
+// a file not checked (valid false) and, when raw is valid JSON and UTF-8,
+// of one checked whole.
+func checkReadCode(t *testing.T, raw string) {
+	t.Helper()
+	want := unmarshalCode(json.RawMessage(raw))
+	if got := readCode(json.RawMessage(raw), false); !reflect.DeepEqual(got, want) {
+		t.Errorf("%q: read %#v, json.Unmarshal %#v", raw, got, want)
+	}
+	if json.Valid([]byte(raw)) && utf8.ValidString(raw) {
+		if got := readCode(json.RawMessage(raw), true); !reflect.DeepEqual(got, want) {
+			t.Errorf("%q, from a file checked valid: read %#v, json.Unmarshal %#v", raw, got, want)
 		}
 	}
 }
@@ -71,10 +85,5 @@ func TestReadCodeAsUnmarshal(t *testing.T) {
 func FuzzReadCode(f *testing.F) {
 	f.Add(`[{"path":"/a","sha256":"ab"},{"path":"/bin/sh","system":true}]`)
 	f.Add(`[{"PATH":"/a","path":null,"System":false}]`)
-	f.Fuzz(func(t *testing.T, raw string) {
-		got, want := readCode(json.RawMessage(raw)), unmarshalCode(json.RawMessage(raw))
-		if !reflect.DeepEqual(got, want) {
-			t.Errorf("%q: read %#v, json.Unmarshal %#v", raw, got, want)
-		}
-	})
+	f.Fuzz(func(t *testing.T, raw string) { checkReadCode(t, raw) })
 }

@@ -71,6 +71,8 @@ type Entry struct {
 	// (a number in approved_at stays a number). It is decoded again only
 	// when the list is written, which keeps reading 10,000 entries cheap.
 	src json.RawMessage
+	// srcValid: src was read from a whole file that was checked valid.
+	srcValid bool
 	// extra holds unknown keys inherited by Approve from a replaced entry.
 	extra *pyjson.Object
 }
@@ -208,7 +210,7 @@ func fromTimestamp(f float64) time.Time {
 // entries of a protect --all cost a second (SPEC §29 item 2).
 func (e Entry) written() any {
 	if e.src != nil {
-		if read, ok := entryFrom(e.src, newText(e.src)); ok && e.unchangedFrom(read) && pyjson.Canonical(e.src, itemDepth, fileLayout) {
+		if read, ok := entryFrom(e.src, e.srcText()); ok && e.unchangedFrom(read) && pyjson.Canonical(e.src, itemDepth, fileLayout) {
 			return e.src
 		}
 	}
@@ -239,7 +241,7 @@ func (e Entry) object() *pyjson.Object {
 	// p is the entry as read; nil (an entry made here) writes every key.
 	var p *Entry
 	if e.src != nil {
-		if read, ok := entryFrom(e.src, newText(e.src)); ok {
+		if read, ok := entryFrom(e.src, e.srcText()); ok {
 			p = &read
 		}
 	}
@@ -339,11 +341,11 @@ func codeValue(files []code.File) []any {
 // case, the last of a repeated key kept, a null leaving a field unset),
 // without its reflection, which the guard paid on every run (SPEC §24 item
 // 10); TestReadCodeAsUnmarshal holds the two equal.
-func readCode(raw json.RawMessage) []code.File {
-	if jsonKind(raw) != "a list" || !json.Valid(raw) {
+func readCode(raw json.RawMessage, valid bool) []code.File {
+	if jsonKind(raw) != "a list" || (!valid && !json.Valid(raw)) {
 		return nil
 	}
-	if !utf8.Valid(raw) {
+	if !valid && !utf8.Valid(raw) {
 		return unmarshalCode(raw) // strings then read with U+FFFD, as there
 	}
 	files, ok := []code.File{}, true
@@ -433,7 +435,7 @@ func entryFrom(item json.RawMessage, txt *text) (Entry, bool) {
 		case keyMtime:
 			mtime = value
 		case keyCode:
-			e.Code = readCode(value)
+			e.Code = readCode(value, txt.valid)
 		case keyPinnable:
 			if string(bytes.TrimSpace(value)) == "false" && e.Unpinnable == "" {
 				e.Unpinnable = "not pinnable"
@@ -459,7 +461,7 @@ func entryFrom(item json.RawMessage, txt *text) (Entry, bool) {
 		s := string(mtime)
 		e.ScriptMtime = &s
 	}
-	e.src = item
+	e.src, e.srcValid = item, txt.valid
 	return e, true
 }
 
@@ -490,6 +492,16 @@ func jsonKind(raw json.RawMessage) string {
 type text struct {
 	data []byte
 	s    string
+	// valid: data passed json.Valid and utf8.Valid as a whole (a file
+	// decode read), so its parts need not be checked again.
+	valid bool
+}
+
+// srcText is the entry's text as read, valid when its file was.
+func (e Entry) srcText() *text {
+	t := newText(e.src)
+	t.valid = e.srcValid
+	return t
 }
 
 // newText shares data's memory with the string instead of copying a file

@@ -247,6 +247,7 @@ func decode(data []byte, path string) (l *List, warnings []string, corrupt strin
 		l.perItem = len(data) / len(items)
 	}
 	txt := newText(data)
+	txt.valid = valid // json.Valid's answer, and utf8.Valid passed
 	for i, item := range items {
 		e, ok := entryFrom(item, txt)
 		if !ok {

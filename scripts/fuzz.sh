@@ -16,6 +16,7 @@ for target in \
   ./internal/allowlist:FuzzReadCode \
   ./internal/config/edit:FuzzAppendRemove \
   ./internal/config/edit:FuzzRemove \
+  ./internal/config:FuzzDecodeFast \
   ./internal/cli:FuzzIndentJSON \
   ./internal/pyre:FuzzCompile \
   ./internal/pyre:FuzzSimple \

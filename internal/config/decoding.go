@@ -27,6 +27,14 @@ type Decoding struct {
 
 // Decode decodes body's first document and tries a second.
 func Decode(body []byte) (p *Decoding) {
+	if doc, ok := decodeFast(body); ok {
+		return &Decoding{Body: body, Doc: doc, SecondErr: io.EOF, FirstRead: true}
+	}
+	return decodeYAML(body)
+}
+
+// decodeYAML is Decode by yaml.v3, whatever the input.
+func decodeYAML(body []byte) (p *Decoding) {
 	p = &Decoding{Body: body}
 	defer func() {
 		if r := recover(); r != nil {

@@ -38,6 +38,9 @@ type Setup struct {
 	pathsOnce sync.Once
 	paths     *safepath.Checker
 
+	checkoutOnce sync.Once
+	checkoutDir  string // the git work tree holding the config, looked for once
+
 	execChecks memo.Map[execKey, error]
 	presence   sync.Map  // path → bool: something is there (display only)
 	codeMemo   code.Memo // what finding hooks' code asked of the disk (display and planning only)

@@ -17,7 +17,13 @@ import (
 // Env.Memo is nil and every question is asked now. Safe for concurrent
 // use; the zero Memo is ready.
 type Memo struct {
-	m memo.Map[memoKey, any]
+	m        memo.Map[memoKey, any]
+	privates memo.Map[[3]string, privateKey] // newFinder's folders, by Home, HermesHome, ProjectDir
+}
+
+type privateKey struct {
+	dirs []string
+	key  string // dirs joined, a prefix of askSystem's keys
 }
 
 type memoKey struct {

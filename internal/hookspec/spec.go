@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/hermes-hooks/hermes/internal/catalog"
@@ -354,7 +355,7 @@ func (p *parser) unknownEvent(name string) string {
 }
 
 func (p *parser) entry(ev catalog.Event, i int, item *yaml.Node) (Spec, bool) {
-	path := fmt.Sprintf("hooks.%s[%d]", ev.Name, i)
+	path := "hooks." + ev.Name + "[" + strconv.Itoa(i) + "]" // not Sprintf: once per hook
 	s := Spec{Event: ev.Name, Index: i, Timeout: DefaultTimeout, File: p.file, Line: item.Line}
 	v := config.Resolve(item)
 	if v.Kind != config.KindMapping {

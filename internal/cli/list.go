@@ -103,11 +103,11 @@ func listRun(cmd *cobra.Command, opts *listOptions) error {
 	if err != nil {
 		return err
 	}
+	s.ForgetTree()
 	list, warnings, err := s.Store.Read()
 	if err != nil {
 		return err
 	}
-	shellHooks := s.ShellHooks(list)
 	gw := s.GatewayHooks()
 	if err := s.GatewayError(); err != nil {
 		return err
@@ -124,7 +124,7 @@ func listRun(cmd *cobra.Command, opts *listOptions) error {
 		out := listJSON{whereJSON: where(s.Loc),
 			GatewayHooks: []gatewayHookJSON{}, OutboundWebhooks: []webhookJSON{},
 			Diagnostics: diags}
-		all := append(shellHooks, s.InspectAll(s.Parsed.Disabled, list)...)
+		all := append(s.ShellHooks(list), s.InspectAll(s.Parsed.Disabled, list)...)
 		out.ShellHooks = make([]shellHookJSON, 0, len(all)) // not grown by doubling: 755,000 of them
 		for _, h := range all {
 			j := shellHookToJSON(h)
@@ -148,7 +148,7 @@ func listRun(cmd *cobra.Command, opts *listOptions) error {
 	defer w.Flush()
 	cs := ios.Colors()
 	printLocation(w, s.Loc)
-	renderShellHooks(w, cs, shellHooks)
+	streamShellHooks(w, cs, s, list)
 	renderDisabledHooks(w, cs, s.Parsed.Disabled)
 	renderGatewayHooks(w, cs, s, gw)
 	renderWebhooks(w, cs, s.Parsed.Webhooks)

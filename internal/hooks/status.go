@@ -53,6 +53,12 @@ func (s *Setup) Inspect(spec hookspec.Spec, list *allowlist.List) ShellHook {
 	return s.inspectWith(spec, list, s.cachedProbes(), s.TrustSettings(), &s.codeMemo)
 }
 
+// InspectTo is Inspect writing into *h, for a caller that inspects many
+// hooks one at a time without keeping them (list renders each as it goes).
+func (s *Setup) InspectTo(h *ShellHook, spec *hookspec.Spec, list *allowlist.List) {
+	s.inspectInto(h, spec, list, s.cachedProbes(), s.TrustSettings(), &s.codeMemo)
+}
+
 // cachedProbes are the invocation's caches of hashes and path checks.
 func (s *Setup) cachedProbes() trust.Probes {
 	return trust.Probes{Fingerprint: s.Fingerprints.Of, Paths: s.SafePaths(), Executable: s.checkExecutable, Present: s.present}

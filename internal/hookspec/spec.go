@@ -217,7 +217,7 @@ type parser struct {
 	cat        *catalog.Catalogue
 	env        config.Env
 	out        *Parsed
-	seen       map[[3]string]int // index in out.Specs by (event, matcher, command)
+	seen       map[string]map[[2]string]int // index in out.Specs by event, then (matcher, command)
 	expansions map[*yaml.Node]config.Expansion
 }
 
@@ -312,8 +312,13 @@ func (p *parser) event(pr config.Pair) {
 	// Room for the event's hooks at once: a Spec is large, and growing
 	// the list by doubling for 755,000 hooks allocated 800 MB.
 	p.out.Specs = slices.Grow(p.out.Specs, len(v.Node.Content))
+	// A map per event, sized for its hooks: one map grown to 755,000
+	// keys was a third of the parse.
 	if p.seen == nil {
-		p.seen = make(map[[3]string]int, len(v.Node.Content))
+		p.seen = map[string]map[[2]string]int{}
+	}
+	if p.seen[ev.Name] == nil {
+		p.seen[ev.Name] = make(map[[2]string]int, len(v.Node.Content))
 	}
 	for i, item := range v.Node.Content {
 		if s, ok := p.entry(ev, i, item); ok {
@@ -327,10 +332,15 @@ func (p *parser) event(pr config.Pair) {
 // entry's timeout and fail_closed (SPEC §14).
 func (p *parser) register(s Spec) {
 	if p.seen == nil {
-		p.seen = map[[3]string]int{}
+		p.seen = map[string]map[[2]string]int{}
 	}
-	key := [3]string{s.Event, s.matcherText, s.Command}
-	if i, dup := p.seen[key]; dup {
+	seen := p.seen[s.Event]
+	if seen == nil {
+		seen = map[[2]string]int{}
+		p.seen[s.Event] = seen
+	}
+	key := [2]string{s.matcherText, s.Command}
+	if i, dup := seen[key]; dup {
 		first := p.out.Specs[i]
 		p.out.Diagnostics = append(p.out.Diagnostics, config.Diagnostic{
 			Level: config.LevelInfo, Path: fmt.Sprintf("hooks.%s[%d]", s.Event, s.Index), File: p.file, Line: s.Line,
@@ -338,7 +348,7 @@ func (p *parser) register(s Spec) {
 				first.Event, first.Index, first.Line)})
 		return
 	}
-	p.seen[key] = len(p.out.Specs)
+	seen[key] = len(p.out.Specs)
 	p.out.Specs = append(p.out.Specs, s)
 }
 

@@ -140,7 +140,8 @@ func listRun(cmd *cobra.Command, opts *listOptions) error {
 			out.OutboundWebhooks = append(out.OutboundWebhooks, webhookJSON{Label: w.Name, URL: w.Shown,
 				Events: nonNil(w.Events), Matcher: matcherSource(w.Matcher), Timeout: w.Timeout, Signed: w.Signed})
 		}
-		return writeJSON(ios.Out, out)
+		// About 330 bytes of compact JSON a hook.
+		return writeJSONSized(ios.Out, out, 400*len(out.ShellHooks))
 	}
 	// Buffered: a line a write was three write(2)s per hook, 2.3 million
 	// for a config of 755,000 hooks (SPEC §29 item 2).

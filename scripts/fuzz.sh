@@ -22,6 +22,7 @@ for target in \
   ./internal/pyre:FuzzSimple \
   ./internal/pyjson:FuzzDecode \
   ./internal/textsafe:FuzzLine \
+  ./internal/textsafe:FuzzEscapeScan \
   ./internal/audit:FuzzReader \
   ./internal/code:FuzzFind
 do

@@ -23,6 +23,7 @@ for target in \
   ./internal/pyjson:FuzzDecode \
   ./internal/pyjson:FuzzCanonical \
   ./internal/textsafe:FuzzLine \
+  ./internal/textsafe:FuzzEscapeScan \
   ./internal/audit:FuzzReader \
   ./internal/code:FuzzFind
 do

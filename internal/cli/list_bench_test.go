@@ -72,3 +72,86 @@ func BenchmarkList(b *testing.B) {
 		})
 	}
 }
+
+// bigConfigScriptSHA is the sha256 of bigConfigHome's scripts.
+const bigConfigScriptSHA = "306c6ca7407560340797866e077e053627ad409277d1b9da58106fce4cf717cb"
+
+// bigConfigHome writes a home shaped like SPEC §29 item 2's 55 MB config,
+// with n hooks: plain scalars (the config reader's fast path), four events,
+// two scripts, a matcher on two of seven tool hooks, ${HOME} in one command
+// of fifty, and every third hook approved.
+func bigConfigHome(b testing.TB, n int) string {
+	b.Helper()
+	home := b.TempDir()
+	for _, s := range []string{"hook-a.sh", "hook-b.sh"} {
+		if err := os.WriteFile(filepath.Join(home, s), []byte("#!/bin/sh\nexit 0\n"), 0o755); err != nil { // bigConfigScriptSHA
+			b.Fatal(err)
+		}
+	}
+	events := []string{"pre_tool_call", "post_tool_call", "pre_llm_call", "on_session_start"}
+	var cfg strings.Builder
+	var entries []string
+	cfg.WriteString("model: gpt-4\nhooks:\n")
+	k := 0
+	for e, ev := range events {
+		fmt.Fprintf(&cfg, "  %s:\n", ev)
+		for i := 0; i < n/len(events); i++ {
+			k++
+			script, base := "hook-a.sh", home
+			if k%5 == 0 {
+				script = "hook-b.sh"
+			}
+			if k%50 == 0 {
+				base = "${HERMES_HOME}"
+			}
+			if e < 2 && (k%7 == 0 || k%7 == 3) {
+				cfg.WriteString("    - matcher: terminal\n")
+				fmt.Fprintf(&cfg, "      command: %s/%s %07d\n", base, script, k)
+			} else {
+				fmt.Fprintf(&cfg, "    - command: %s/%s %07d\n", base, script, k)
+			}
+			cfg.WriteString("      timeout: 10\n")
+			if k%3 == 0 {
+				entries = append(entries, fmt.Sprintf(`{"approved_at": "2026-12-01T10:11:12Z", "command": "%s/%s %07d", "event": %q, "script_sha256_at_approval": %q}`, home, script, k, ev, bigConfigScriptSHA))
+			}
+		}
+	}
+	if err := os.WriteFile(filepath.Join(home, "config.yaml"), []byte(cfg.String()), 0o600); err != nil {
+		b.Fatal(err)
+	}
+	allow := `{"approvals": [` + strings.Join(entries, ", ") + `]}`
+	if err := os.WriteFile(filepath.Join(home, "shell-hooks-allowlist.json"), []byte(allow), 0o600); err != nil {
+		b.Fatal(err)
+	}
+	return home
+}
+
+// BenchmarkListBigConfig measures `hermes hooks list` (text and --json)
+// in-process on configs shaped like SPEC §29 item 2's (bigConfigHome) at
+// 10,000 and 40,000 hooks; ns/hook should stay flat, and times the 755,000
+// hooks of the 55 MB config gives that bar's estimate (docs/performance.md).
+func BenchmarkListBigConfig(b *testing.B) {
+	for _, n := range []int{10000, 40000} {
+		home := bigConfigHome(b, n)
+		for _, format := range []string{"text", "json"} {
+			b.Run(fmt.Sprintf("hooks=%d/%s", n, format), func(b *testing.B) {
+				args := []string{"--home", home, "hooks", "list"}
+				if format == "json" {
+					args = append(args, "--json")
+				}
+				for b.Loop() {
+					ios, _, _, _ := iostreams.Test()
+					ios.Out, ios.ErrOut = io.Discard, io.Discard
+					f := &Factory{IO: ios, Env: config.MapEnv(nil), Environ: os.Environ,
+						UserHome: func() string { return home }, Runner: shell.Exec{}, Now: time.Now, Settings: NewSettings()}
+					root := NewRootCmd(f)
+					root.SetArgs(args)
+					if err := root.Execute(); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/hook")
+			})
+		}
+	}
+}

@@ -17,12 +17,19 @@ import (
 // Env.Memo is nil and every question is asked now. Safe for concurrent
 // use; the zero Memo is ready.
 type Memo struct {
-	m memo.Map[memoKey, any]
+	m        memo.Map[memoKey, any]
+	privates memo.Map[[3]string, privateKey] // newFinder's folders, by Home, HermesHome, ProjectDir
+}
+
+type privateKey struct {
+	dirs []string
+	key  string // dirs joined, a prefix of askSystem's keys
 }
 
 type memoKey struct {
-	op   byte
-	path string
+	op    byte
+	scope string // askSystem: the finder's private folders (not joined to path: a string made per lookup)
+	path  string
 }
 
 // The questions a Memo remembers.
@@ -49,7 +56,7 @@ func (m *Memo) get(op byte, path string, ask func() any) any {
 	if m == nil {
 		return ask()
 	}
-	return m.m.Get(memoKey{op, path}, ask)
+	return m.m.Get(memoKey{op: op, path: path}, ask)
 }
 
 func (m *Memo) evalSymlinks(path string) (string, error) {
@@ -84,5 +91,5 @@ func (m *Memo) isSystem(f *finder, path string) bool {
 	if m == nil {
 		return f.isSystemNow(path)
 	}
-	return m.get(askSystem, f.memoKey+path, func() any { return f.isSystemNow(path) }).(bool)
+	return m.m.Get(memoKey{askSystem, f.memoKey, path}, func() any { return f.isSystemNow(path) }).(bool)
 }

@@ -273,3 +273,107 @@ func TestFastDecodeGeneratedTrees(t *testing.T) {
 		t.Errorf("only %d of %d taken", taken, n)
 	}
 }
+
+var fastCases = []struct {
+	in   string
+	fast bool
+}{
+	{"a: 1\n", true},
+	{"\n\na: 1\nb:\n  - x: y\n    z: 10\n  -   q: r\nc:\n- 1\n- two\n", true},
+	{"a: b  \n\n   \nc:   d", true},
+	{"hooks:\n  pre_tool_call:\n    - command: /h/x.sh 0000123\n      timeout: 10\n    - matcher: terminal\n      command: ${HOME}/x.sh\n", true},
+	{"hooks:\n  pre_tool_call:\n  - command: ~/x.sh\n    timeout: 1_0\n  post_tool_call:\n  - command: a:b\nhooks_auto_accept: yes\n", true},
+	{"- a:\n  - x\n  b: 1\n- c\n", true},
+	{"k: true\nl: ~\nm: Null\nn: .5\no: 0x1F\np: 2001-12-14\nq: +1\nr: 1e3\ns: .inf\nt: ~/x\nu: on\n", true},
+	{"1: a\ntrue: b\nnull: c\n", true},
+	{"a: x [y] {z}, w\n", true},
+	{"a:\n  b:\n    c: d\n  e: f\ng: h\n", true},
+	// Left to yaml.v3: each is something the fast reader does not read.
+	{"", false},
+	{"# comment\na: 1\n", false},
+	{"a: 1 # comment\n", false},
+	{"a: 'q'\n", false},
+	{"a: \"q\"\n", false},
+	{"a: &x 1\nb: *x\n", false},
+	{"a: !!str 1\n", false},
+	{"a: |\n  x\n", false},
+	{"a: [1, 2]\n", false},
+	{"a: {b: c}\n", false},
+	{"a:\n", false},
+	{"a:\nb: 1\n", false},
+	{"a: x\n  y\n", false},
+	{"- x\n  y\n", false},
+	{"a:\tb\n", false},
+	{"a: b\r\n", false},
+	{"---\na: 1\n", false},
+	{"a: 1\n---\nb: 2\n", false},
+	{"a: 1\n...\n", false},
+	{"%YAML 1.2\n---\na: 1\n", false},
+	{"  a: 1\n", false},
+	{"a: 1\n b: 2\n", false},
+	{"a:\n  b: 1\n c: 2\n", false},
+	{"a: b: c\n", false},
+	{"<<: {a: 1}\n", false},
+	{"a: é\n", false},
+	{"\ufeffa: 1\n", false},
+	{"-\n  a: 1\n", false},
+	{"- - a\n", false},
+	{"a: -1\n", false},
+	{"? a\n: b\n", false},
+	{"a: b:\n", false},
+	{"just a scalar\n", false},
+	{"a b: c\n", false},
+	{"- a\nb: c\n", false},
+	{"a:\n  - x\n   - y\n", false},
+	{strings.Repeat("k", 1100) + ": v\n", false},
+}
+
+func TestFastDecodeOtherCases(t *testing.T) {
+	for _, c := range fastCases {
+		if took := checkFast(t, c.in); c.fast && !took {
+			t.Errorf("%q: not taken", c.in)
+		}
+	}
+}
+
+// TestDecodeFastBigConfig: a config of the shape SPEC §29 item 2 measures
+// is read fast, and as yaml.v3 reads it.
+func TestDecodeFastBigConfig(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("model: gpt-4\nhooks:\n")
+	for _, ev := range []string{"pre_tool_call", "post_llm_call"} {
+		fmt.Fprintf(&b, "  %s:\n", ev)
+		for i := range 2000 {
+			if i%7 == 0 {
+				b.WriteString("    - matcher: terminal\n")
+				fmt.Fprintf(&b, "      command: ~/hooks/h.sh %07d\n", i)
+			} else {
+				fmt.Fprintf(&b, "    - command: ${HOME}/hooks/h.sh %07d\n", i)
+			}
+			b.WriteString("      timeout: 10\n")
+		}
+	}
+	b.WriteString("hooks_auto_accept: false\n")
+	if !checkFast(t, b.String()) {
+		t.Fatal("the fast reader refused a plain big config")
+	}
+}
+
+func BenchmarkDecodeBig(b *testing.B) {
+	var sb strings.Builder
+	sb.WriteString("hooks:\n  pre_tool_call:\n")
+	for i := range 100000 {
+		fmt.Fprintf(&sb, "    - command: /tmp/lb/home/hooks/hook-a.sh %07d\n      timeout: 10\n", i)
+	}
+	body := []byte(sb.String())
+	b.Run("fast", func(b *testing.B) {
+		for b.Loop() {
+			Decode(body)
+		}
+	})
+	b.Run("yaml.v3", func(b *testing.B) {
+		for b.Loop() {
+			decodeYAMLv3(body)
+		}
+	})
+}

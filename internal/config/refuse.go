@@ -51,7 +51,7 @@ func Refusal(doc *yaml.Node) *RefusedError {
 			return &RefusedError{Line: n.Line, Reason: fmt.Sprintf("unknown tag %s", n.Tag)}
 		}
 		if n.Kind == yaml.MappingNode {
-			first := map[string]int{}
+			var seen keyLines
 			for i := 0; i+1 < len(n.Content); i += 2 {
 				k := n.Content[i]
 				if err := walk(k); err != nil {
@@ -61,11 +61,11 @@ func Refusal(doc *yaml.Node) *RefusedError {
 				if !ok {
 					return &RefusedError{Line: k.Line, Reason: "a list or mapping used as a key (the agent cannot use it as a key)"}
 				}
-				if line, dup := first[id]; dup {
+				if line, dup := seen.get(id); dup {
 					return &RefusedError{Line: k.Line, Reason: fmt.Sprintf("duplicate key %s (first at line %d)", strconv.Quote(keyString(k)), line)}
 				}
 				if id != "" {
-					first[id] = k.Line
+					seen.put(id, k.Line)
 				}
 				if isMergeKey(k) {
 					if why := badMerge(n.Content[i+1]); why != "" {
@@ -91,6 +91,49 @@ func Refusal(doc *yaml.Node) *RefusedError {
 // keyID is what a key is as a Python dict key: keys that compare equal in
 // Python (true, 1 and 1.0; yes and True) get the same id. "" means a key
 // equal to no other (NaN). ok is false for a list or mapping.
+// keyLines is the line of each key of a mapping, by keyID: a few in an
+// array, a map only past them (a config of 755,000 hooks is as many small
+// mappings; a map for each was a third of Refusal's time).
+type keyLines struct {
+	few  [8]keyLine
+	n    int
+	many map[string]int
+}
+
+type keyLine struct {
+	id   string
+	line int
+}
+
+func (s *keyLines) get(id string) (int, bool) {
+	if s.many != nil {
+		line, ok := s.many[id]
+		return line, ok
+	}
+	for _, k := range s.few[:s.n] {
+		if k.id == id {
+			return k.line, true
+		}
+	}
+	return 0, false
+}
+
+func (s *keyLines) put(id string, line int) {
+	switch {
+	case s.many != nil:
+		s.many[id] = line
+	case s.n < len(s.few):
+		s.few[s.n] = keyLine{id, line}
+		s.n++
+	default:
+		s.many = make(map[string]int, 2*len(s.few))
+		for _, k := range s.few {
+			s.many[k.id] = k.line
+		}
+		s.many[id] = line
+	}
+}
+
 func keyID(k *yaml.Node) (id string, ok bool) {
 	v := Resolve(k)
 	switch v.Kind {

@@ -119,6 +119,12 @@ func Parse(argv []string) (Invocation, error) {
 // ParseCommand reads a hook's command as the agent tokenises it (leading
 // "~" expanded with home): ok is false when it is not a guard invocation.
 func ParseCommand(command, home string) (Invocation, bool) {
+	if !strings.Contains(command, Name) && !strings.ContainsAny(command, `'"\$`) {
+		// The guard's name cannot appear once quotes and escapes are
+		// gone: not tokenised for nothing (every hook of a config is
+		// asked at load).
+		return Invocation{}, false
+	}
 	argv, err := shell.Argv(command, home)
 	if err != nil || !IsGuard(argv[0]) {
 		return Invocation{}, false

@@ -83,3 +83,24 @@ func TestTakeRefusal(t *testing.T) {
 		t.Errorf("a marker inside a line was taken: %q %q", rest, reason)
 	}
 }
+
+// TestParseCommandQuotedName: the guard's name split by quotes or escapes
+// is still read as the guard (ParseCommand's shortcut skips only commands
+// that cannot name it); a command without the name is not.
+func TestParseCommandQuotedName(t *testing.T) {
+	for _, c := range []string{
+		"/g/hermes-guard --event e -- x.sh",
+		"/g/'hermes-gu'ard --event e -- x.sh",
+		`/g/"hermes"-guard --event e -- x.sh`,
+		`/g/hermes-\guard --event e -- x.sh`,
+	} {
+		if _, ok := ParseCommand(c, "/home/u"); !ok {
+			t.Errorf("ParseCommand(%q) did not read a guard", c)
+		}
+	}
+	for _, c := range []string{"/g/hermes-guar --event e -- x.sh", "/x.sh 0000123"} {
+		if _, ok := ParseCommand(c, "/home/u"); ok {
+			t.Errorf("ParseCommand(%q) read a guard", c)
+		}
+	}
+}

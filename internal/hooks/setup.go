@@ -38,6 +38,9 @@ type Setup struct {
 	pathsOnce sync.Once
 	paths     *safepath.Checker
 
+	checkoutOnce sync.Once
+	checkoutDir  string // the git work tree holding the config, looked for once
+
 	execChecks memo.Map[execKey, error]
 	presence   sync.Map  // path → bool: something is there (display only)
 	codeMemo   code.Memo // what finding hooks' code asked of the disk (display and planning only)
@@ -116,4 +119,14 @@ func (s *Setup) GatewayError() error {
 		}
 	}
 	return nil
+}
+
+// ForgetTree lets go of the config's YAML tree once its hooks are parsed,
+// for a command that reads only Parsed from then on (list): the tree of a
+// 55 MB config is 600 MB that would otherwise stay live, scanned by every
+// garbage collection, while its 755,000 hooks are inspected (SPEC §29
+// item 2). The decoding offered to an edit of the same bytes goes too.
+func (s *Setup) ForgetTree() {
+	s.Config.Hooks, s.Config.Disabled, s.Config.Expansions = nil, nil, nil
+	config.OfferDecoding(nil)
 }

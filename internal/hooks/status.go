@@ -53,6 +53,12 @@ func (s *Setup) Inspect(spec hookspec.Spec, list *allowlist.List) ShellHook {
 	return s.inspectWith(spec, list, s.cachedProbes(), s.TrustSettings(), &s.codeMemo)
 }
 
+// InspectTo is Inspect writing into *h, for a caller that inspects many
+// hooks one at a time without keeping them (list renders each as it goes).
+func (s *Setup) InspectTo(h *ShellHook, spec *hookspec.Spec, list *allowlist.List) {
+	s.inspectInto(h, spec, list, s.cachedProbes(), s.TrustSettings(), &s.codeMemo)
+}
+
 // cachedProbes are the invocation's caches of hashes and path checks.
 func (s *Setup) cachedProbes() trust.Probes {
 	return trust.Probes{Fingerprint: s.Fingerprints.Of, Paths: s.SafePaths(), Executable: s.checkExecutable, Present: s.present}
@@ -101,6 +107,15 @@ func (s *Setup) InspectAsGuard(spec hookspec.Spec, list *allowlist.List) ShellHo
 // inspectWith decides with look; memo, when not nil, remembers what
 // finding the code asked of the disk (display and planning only).
 func (s *Setup) inspectWith(spec hookspec.Spec, list *allowlist.List, look trust.Probes, settings trust.Settings, memo *code.Memo) ShellHook {
+	var h ShellHook
+	s.inspectInto(&h, &spec, list, look, settings, memo)
+	return h
+}
+
+// inspectInto is inspectWith writing into *h: InspectAll fills its list in
+// place (a ShellHook is large; copying each of 755,000 through three
+// return values was a second of `list`).
+func (s *Setup) inspectInto(h *ShellHook, spec *hookspec.Spec, list *allowlist.List, look trust.Probes, settings trust.Settings, memo *code.Memo) {
 	th := trust.Hook{Event: spec.Event, Command: spec.Command, Home: s.UserHome, CodeEnv: s.CodeEnv()}
 	if spec.Guard != nil {
 		// The guard judges the code it guards, pinned and strictly: so
@@ -109,14 +124,14 @@ func (s *Setup) inspectWith(spec hookspec.Spec, list *allowlist.List, look trust
 		settings = guard.Settings
 	}
 	th.CodeEnv.Memo = memo
-	v := trust.DecideWith(list, th, settings, look)
+	h.Spec = *spec
+	h.Verdict = trust.DecideWith(list, th, settings, look)
 	var pe *shell.ParseError
-	if errors.As(v.ParseErr, &pe) && spec.Written != "" {
+	if errors.As(h.ParseErr, &pe) && spec.Written != "" {
 		// Named as written: the expansion may hold a secret (rule 11).
-		v.ParseErr = &shell.ParseError{Command: spec.Shown(), Reason: pe.Reason}
-		v.ExecErr = v.ParseErr
+		h.ParseErr = &shell.ParseError{Command: spec.Shown(), Reason: pe.Reason}
+		h.ExecErr = h.ParseErr
 	}
-	return ShellHook{Spec: spec, Verdict: v}
 }
 
 // safePaths is the invocation's cached path checker, for display.
@@ -161,9 +176,10 @@ func (s *Setup) InspectAll(specs []hookspec.Spec, list *allowlist.List) []ShellH
 	// from many goroutines), so a long config is split over the CPUs; a
 	// short one is not worth a goroutine.
 	workers := min(runtime.GOMAXPROCS(0), len(specs)/parallelInspectMin)
+	look, settings := s.cachedProbes(), s.TrustSettings()
 	if workers < 2 {
-		for i, spec := range specs {
-			out[i] = s.Inspect(spec, list)
+		for i := range specs {
+			s.inspectInto(&out[i], &specs[i], list, look, settings, &s.codeMemo)
 		}
 		return out
 	}
@@ -175,7 +191,7 @@ func (s *Setup) InspectAll(specs []hookspec.Spec, list *allowlist.List) []ShellH
 		lo, hi := w*len(specs)/workers, (w+1)*len(specs)/workers
 		wg.Go(func() {
 			for i := lo; i < hi; i++ {
-				out[i] = s.Inspect(specs[i], list)
+				s.inspectInto(&out[i], &specs[i], list, look, settings, &s.codeMemo)
 			}
 		})
 	}

@@ -11,15 +11,18 @@ import "sync"
 // callers asking for one key at once may both find it; either answer is
 // the file system's.
 type Map[K comparable, V any] struct {
-	mu sync.Mutex
+	// Read-locked for lookups: the goroutines inspecting a long config
+	// ask for the same few answers at once (a plain mutex made them queue,
+	// 1 s of `list` at 755,000 hooks).
+	mu sync.RWMutex
 	m  map[K]V
 }
 
 // Get is the answer remembered for k, or else ask's, remembered.
 func (m *Map[K, V]) Get(k K, ask func() V) V {
-	m.mu.Lock()
+	m.mu.RLock()
 	v, ok := m.m[k]
-	m.mu.Unlock()
+	m.mu.RUnlock()
 	if ok {
 		return v
 	}

@@ -91,3 +91,34 @@ func TestCommandAndShellQuote(t *testing.T) {
 		}
 	}
 }
+
+// FuzzEscapeScan: escape's scan for the first byte to escape (ASCII read
+// a byte at a time) agrees with escaping rune by rune from the start, in
+// every mode.
+func FuzzEscapeScan(f *testing.F) {
+	f.Add("plain /x.sh 0000123")
+	f.Add("a\tb\nc\\d\x7f\x1b\u202e\xff\u0085é")
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, keep := range []bool{false, true} {
+			for _, bs := range []bool{false, true} {
+				if got, want := escape(s, keep, bs), escapeFrom(s, 0, keep, bs); got != want {
+					t.Fatalf("escape(%q, %v, %v) = %q, rune by rune %q", s, keep, bs, got, want)
+				}
+			}
+		}
+	})
+}
+
+func TestEscapeScanEveryByte(t *testing.T) {
+	for c := range 256 {
+		for _, s := range []string{string(rune(c)), string([]byte{byte(c)}), "ab" + string([]byte{byte(c)}) + "cd"} {
+			for _, keep := range []bool{false, true} {
+				for _, bs := range []bool{false, true} {
+					if got, want := escape(s, keep, bs), escapeFrom(s, 0, keep, bs); got != want {
+						t.Fatalf("escape(%q, %v, %v) = %q, rune by rune %q", s, keep, bs, got, want)
+					}
+				}
+			}
+		}
+	}
+}

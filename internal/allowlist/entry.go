@@ -73,6 +73,9 @@ type Entry struct {
 	src json.RawMessage
 	// srcValid: src was read from a whole file that was checked valid.
 	srcValid bool
+	// read is the entry as decode read it (nil when not read so): what a
+	// write compares it with.
+	read *Entry
 	// extra holds unknown keys inherited by Approve from a replaced entry.
 	extra *pyjson.Object
 }
@@ -209,12 +212,22 @@ func fromTimestamp(f float64) time.Time {
 // text, as it is: decoding and encoding again the 200,000 unchanged
 // entries of a protect --all cost a second (SPEC §29 item 2).
 func (e Entry) written() any {
-	if e.src != nil {
-		if read, ok := entryFrom(e.src, e.srcText()); ok && e.unchangedFrom(read) && pyjson.Canonical(e.src, itemDepth, fileLayout) {
-			return e.src
-		}
+	if read, ok := e.asRead(); ok && e.unchangedFrom(read) && pyjson.Canonical(e.src, itemDepth, fileLayout) {
+		return e.src
 	}
 	return e.object()
+}
+
+// asRead is the entry as its text reads (ok false when it was not read
+// from a file).
+func (e Entry) asRead() (Entry, bool) {
+	switch {
+	case e.src == nil:
+		return Entry{}, false
+	case e.read != nil:
+		return *e.read, true
+	}
+	return entryFrom(e.src, e.srcText())
 }
 
 // unchangedFrom reports whether every field of e is as read (the entry
@@ -240,10 +253,8 @@ func (e Entry) object() *pyjson.Object {
 	}
 	// p is the entry as read; nil (an entry made here) writes every key.
 	var p *Entry
-	if e.src != nil {
-		if read, ok := entryFrom(e.src, e.srcText()); ok {
-			p = &read
-		}
+	if read, ok := e.asRead(); ok {
+		p = &read
 	}
 	if p == nil || e.ApprovedAt != p.ApprovedAt {
 		o.Set(keyApprovedAt, e.ApprovedAt)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"unicode/utf8"
 
 	"github.com/hermes-hooks/hermes/internal/pyjson"
@@ -258,6 +259,15 @@ func decode(data []byte, path string) (l *List, warnings []string, corrupt strin
 			continue
 		}
 		l.Approvals = append(l.Approvals, e)
+	}
+	// Each entry keeps itself as read, so that writing it back knows
+	// whether it changed without reading its text again (Entry.written;
+	// 1.2 s of a protect --all of 100,000 hooks). The copies share their
+	// Code with the entries: an entry's code is replaced, never changed
+	// in place.
+	reads := slices.Clone(l.Approvals)
+	for i := range l.Approvals {
+		l.Approvals[i].read = &reads[i]
 	}
 	return l, warnings, ""
 }

@@ -148,9 +148,14 @@ func (l *List) filter(keep func(Entry) bool) int {
 	for i := range l.odd {
 		l.odd[i].at = before[min(l.odd[i].at, len(l.Approvals))]
 	}
+	// A list that had an index gets a new one now (it may be read from
+	// several goroutines); one that had none is left without.
+	had := l.index != nil
 	l.Approvals = kept
 	l.index = nil
-	l.Index()
+	if had {
+		l.Index()
+	}
 	return removed
 }
 

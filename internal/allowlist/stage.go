@@ -47,7 +47,7 @@ func (s *Store) Swap(stage func(*List) error, swap func() error, commit func(*Li
 		return nil, err
 	}
 	defer unlock()
-	l, warnings, bad, err := s.read()
+	l, warnings, bad, err := s.read(false)
 	if err != nil {
 		return warnings, err
 	}

@@ -65,31 +65,29 @@ type Refused struct {
 // it is then protected as its command string, and Forced names it.
 func (s *Setup) PlanProtect(specs []hookspec.Spec, list *allowlist.List, guardPath string, env config.Env, force bool) (plan []Rewrap, refused []Refused, forced []Refused) {
 	plan = make([]Rewrap, 0, len(specs)) // a Rewrap is large: grown by doubling, 100,000 of them were 200 MB
-	for _, spec := range specs {
-		if spec.Protected() {
-			continue
-		}
-		h := s.InspectAsGuard(spec, list)
+	unprotected := func(spec *hookspec.Spec) bool { return !spec.Protected() }
+	inspectedInOrder(specs, list, unprotected, s.InspectAsGuardTo, func(h *ShellHook) {
+		spec := &h.Spec
 		written := spec.Shown()
 		refuse := func(reason string) { refused = append(refused, Refused{spec.Event, written, reason}) }
 		switch {
 		case h.ParseErr != nil:
 			refuse(h.ParseErr.Error())
-			continue
+			return
 		case !h.Approved:
 			refuse("not approved; approve it first with: hermes hooks accept " + shell.Quote(written))
-			continue
+			return
 		case !h.Approval.Pinned() && !h.Approval.HasCode():
 			refuse("approved without a sha256 of its script, which the guard needs; approve it again with: hermes hooks accept " + shell.Quote(written))
-			continue
+			return
 		case !h.Allowed():
 			refuse(h.Reason() + "; review it with: hermes hooks diff " + shell.Quote(written) + ", approve it with: hermes hooks accept " + shell.Quote(written) + ", then protect it")
-			continue
+			return
 		}
-		if why := notPinnable(h); why != "" {
+		if why := notPinnable(*h); why != "" {
 			if !force {
 				refuse("the code behind this command cannot be pinned: " + why + "; the guard could only check the command string (protect it so with --force)")
-				continue
+				return
 			}
 			forced = append(forced, Refused{spec.Event, written, why})
 		}
@@ -97,7 +95,7 @@ func (s *Setup) PlanProtect(specs []hookspec.Spec, list *allowlist.List, guardPa
 		r := Rewrap{Event: spec.Event, From: written, To: to, Old: h.Approval, HasOld: true, Script: h.Script}
 		r.New = carried(h.Approval, spec.Event, pystr.Strip(config.ExpandEnv(to, env)), allowlist.ViaProtect)
 		plan = append(plan, r)
-	}
+	})
 	return plan, refused, forced
 }
 

@@ -1,8 +1,11 @@
 package hooks
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -102,5 +105,49 @@ func (h *trustHome) writeConfig(cfg string) {
 	h.t.Helper()
 	if err := os.WriteFile(filepath.Join(h.dir, "config.yaml"), []byte(cfg), 0o600); err != nil {
 		h.t.Fatal(err)
+	}
+}
+
+// TestPlanProtectOnEveryCPU: the plan of a config long enough to be
+// decided a chunk at a time on several goroutines is the plan decided one
+// hook at a time, in the same order: protected, refused and already
+// protected hooks mixed over chunk boundaries.
+func TestPlanProtectOnEveryCPU(t *testing.T) {
+	var cfg strings.Builder
+	cfg.WriteString("hooks:\n  pre_tool_call:\n")
+	n := 3*inOrderChunk + 17
+	for i := range n {
+		switch i % 5 {
+		case 3:
+			fmt.Fprintf(&cfg, "    - command: \"~/new.sh %d\"\n", i) // not approved: refused
+		case 4:
+			fmt.Fprintf(&cfg, "    - command: \"/opt/hermes/bin/hermes-guard --event pre_tool_call -- ${HOME}/ok.sh %d\"\n", i) // protected already
+		default:
+			fmt.Fprintf(&cfg, "    - command: \"~/ok.sh %d\"\n", i)
+		}
+	}
+	h := newTrustHome(t, cfg.String(), map[string]string{"ok.sh": "#!/bin/sh\n", "new.sh": "#!/bin/sh\n"})
+	h.approveAll()
+	s, list := h.load()
+	list.Revoke("~/new.sh") // what approveAll approved of new.sh goes
+	for i := range n {
+		if i%5 == 3 {
+			list.Revoke(fmt.Sprintf("~/new.sh %d", i))
+		}
+	}
+	env := config.MapEnv(map[string]string{"HOME": h.dir})
+	plan := func(procs int) ([]Rewrap, []Refused) {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+		p, r, _ := s.PlanProtect(s.Parsed.Specs, list, "/opt/hermes/bin/hermes-guard", env, false)
+		return p, r
+	}
+	onePlan, oneRefused := plan(1)
+	manyPlan, manyRefused := plan(4)
+	if len(onePlan) == 0 || len(oneRefused) == 0 {
+		t.Fatalf("%d planned, %d refused: the config does not mix them", len(onePlan), len(oneRefused))
+	}
+	if !reflect.DeepEqual(onePlan, manyPlan) || !reflect.DeepEqual(oneRefused, manyRefused) {
+		t.Fatalf("on several goroutines: %d planned, %d refused; on one: %d planned, %d refused",
+			len(manyPlan), len(manyRefused), len(onePlan), len(oneRefused))
 	}
 }

@@ -104,6 +104,11 @@ func (s *Setup) InspectAsGuard(spec hookspec.Spec, list *allowlist.List) ShellHo
 	return s.inspectWith(spec, list, s.cachedProbes(), guard.Settings, &s.codeMemo)
 }
 
+// InspectAsGuardTo is InspectAsGuard into h (a ShellHook is large).
+func (s *Setup) InspectAsGuardTo(h *ShellHook, spec *hookspec.Spec, list *allowlist.List) {
+	s.inspectInto(h, spec, list, s.cachedProbes(), guard.Settings, &s.codeMemo)
+}
+
 // inspectWith decides with look; memo, when not nil, remembers what
 // finding the code asked of the disk (display and planning only).
 func (s *Setup) inspectWith(spec hookspec.Spec, list *allowlist.List, look trust.Probes, settings trust.Settings, memo *code.Memo) ShellHook {

@@ -55,44 +55,10 @@ func TestStressInterruptLargeImport(t *testing.T) {
 	fi, _ := os.Stat(settings)
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
 		// The event: hermes closed the settings file it read whole.
-		in, err := unix.InotifyInit1(unix.IN_NONBLOCK | unix.IN_CLOEXEC)
-		if err != nil {
-			t.Skipf("needs inotify to know hermes is in the import: %v", err)
-		}
-		if _, err := unix.InotifyAddWatch(in, settings, unix.IN_CLOSE_NOWRITE); err != nil {
-			unix.Close(in)
-			t.Skipf("needs inotify to know hermes is in the import: %v", err)
-		}
 		cmd := h.command("hooks", "import", "claude", settings, "--json")
-		var stdout, stderr bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &stdout, &stderr
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		exited := make(chan struct{})
-		go func() { _ = cmd.Wait(); close(exited) }()
-		buf := make([]byte, 4096)
-		for read := false; !read; {
-			select {
-			case <-exited:
-				unix.Close(in)
-				t.Fatalf("hermes exited %d before it read the settings:\n%s\n%s", cmd.ProcessState.ExitCode(), &stdout, &stderr)
-			default:
-			}
-			// Waits for the event (or 100 ms, to look at the process again).
-			if n, _ := unix.Poll([]unix.PollFd{{Fd: int32(in), Events: unix.POLLIN}}, 100); n > 0 {
-				n, _ := unix.Read(in, buf)
-				read = n > 0
-			}
-		}
-		unix.Close(in)
-		if err := cmd.Process.Signal(sig); err != nil {
-			<-exited
-			t.Fatalf("%v: %v; hermes exited %d:\n%.500s\n%s", sig, err, cmd.ProcessState.ExitCode(), &stdout, &stderr)
-		}
-		<-exited
+		stdout, stderr := signalWhen(t, cmd, settings, unix.IN_CLOSE_NOWRITE, nil, sig, "in the import")
 		if code := cmd.ProcessState.ExitCode(); code != 130 {
-			t.Errorf("%v during an import of %d hooks: exit %d, want 130:\n%.500s\n%s", sig, n, code, &stdout, &stderr)
+			t.Errorf("%v during an import of %d hooks: exit %d, want 130:\n%.500s\n%s", sig, n, code, stdout, stderr)
 		}
 		if !strings.Contains(stdout.String(), `"code": 130`) {
 			t.Errorf("%v: stdout %.300q, want the error document of exit 130", sig, stdout.String())

@@ -268,8 +268,8 @@ func decode(data []byte, path string) (l *List, warnings []string, corrupt strin
 	// Each entry keeps itself as read, so that writing it back knows
 	// whether it changed without reading its text again (Entry.written;
 	// 1.2 s of a protect --all of 100,000 hooks). The copies share their
-	// Code with the entries: an entry's code is replaced, never changed
-	// in place.
+	// Code and ScriptMtime with the entries: both are replaced, never
+	// changed in place.
 	reads := slices.Clone(l.Approvals)
 	for i := range l.Approvals {
 		l.Approvals[i].read = &reads[i]

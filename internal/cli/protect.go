@@ -234,18 +234,22 @@ func protectRun(cmd *cobra.Command, opts *protectOptions) error {
 			// A set, not a search of the plan per hook: protect --all of
 			// 100,000 hooks would compare 10¹⁰ pairs (SPEC §29 item 2).
 			type rewrapped struct{ event, from string }
-			script := make(map[rewrapped]string, len(plan))
-			for _, r := range plan {
-				if !r.Repointed {
-					script[rewrapped{r.Event, r.From}] = r.Script
-				}
+			planned := make(map[rewrapped]*hooks.Rewrap, len(plan))
+			for i := range plan {
+				planned[rewrapped{plan[i].Event, plan[i].From}] = &plan[i]
 			}
 			var a failClosedAdvice
 			for _, sp := range specs {
-				if path, ok := script[rewrapped{sp.Event, sp.Shown()}]; ok {
+				switch r := planned[rewrapped{sp.Event, sp.Shown()}]; {
+				case r == nil:
+				case r.Repointed:
+					// Not decided by the plan (its guard moved): decided
+					// here, as it is shown.
+					a.advise(opts.f, s, s.Inspect(sp, list))
+				default:
 					// The plan decided this hook already (a script found,
 					// nothing refused): its script is all the advice reads.
-					a.advise(opts.f, s, hooks.ShellHook{Spec: sp, Verdict: trust.Verdict{Script: path}})
+					a.advise(opts.f, s, hooks.ShellHook{Spec: sp, Verdict: trust.Verdict{Script: r.Script}})
 				}
 			}
 		}

@@ -2,10 +2,14 @@ package config
 
 import (
 	"fmt"
+	"io/fs"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/rogpeppe/go-internal/txtar"
 	"gopkg.in/yaml.v3"
 )
 
@@ -376,4 +380,42 @@ func BenchmarkDecodeBig(b *testing.B) {
 			decodeYAMLv3(body)
 		}
 	})
+}
+
+// TestFastDecodeOnTestdata: every YAML file of the repository's scenarios
+// and example home, as people write them, is read by the fast reader as
+// yaml.v3 reads it (or left to yaml.v3).
+func TestFastDecodeOnTestdata(t *testing.T) {
+	root := filepath.Join("..", "..")
+	var taken, seen int
+	check := func(name, src string) {
+		seen++
+		if checkFast(t, src) {
+			taken++
+		}
+	}
+	scripts, _ := filepath.Glob(filepath.Join(root, "testdata", "script", "*.txtar"))
+	for _, p := range scripts {
+		a, err := txtar.ParseFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range a.Files {
+			if strings.HasSuffix(f.Name, ".yaml") || strings.HasSuffix(f.Name, ".yml") {
+				check(p+":"+f.Name, string(f.Data))
+			}
+		}
+	}
+	filepath.WalkDir(filepath.Join(root, "examples"), func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && (strings.HasSuffix(p, ".yaml") || strings.HasSuffix(p, ".yml")) {
+			if data, err := os.ReadFile(p); err == nil {
+				check(p, string(data))
+			}
+		}
+		return nil
+	})
+	t.Logf("%d of %d YAML files taken", taken, seen)
+	if seen < 50 || taken < seen/2 {
+		t.Errorf("%d of %d YAML files taken", taken, seen)
+	}
 }

@@ -77,6 +77,9 @@ type fastParser struct {
 	// text, its indentation and its end (before the line feed).
 	line, start, indent, end int
 	eof                      bool
+	// The line restEmpty left (its number and start), where the null of
+	// a key or entry with nothing after it is.
+	leftLine, leftStart int
 	// at is how far the current line has been read (an offset in text):
 	// "- a: 1" is read as a sequence entry, then a mapping from "a".
 	at int
@@ -124,8 +127,10 @@ func (p *fastParser) node() *yaml.Node {
 
 // column is the 1-based column of offset at on the current line, in
 // characters as yaml.v3 counts them.
-func (p *fastParser) column(at int) int {
-	prefix := p.text[p.start:at]
+func (p *fastParser) column(at int) int { return columnOf(p.text[p.start:at]) }
+
+// columnOf is the 1-based column after prefix, the start of its line.
+func columnOf(prefix string) int {
 	for i := 0; i < len(prefix); i++ {
 		if prefix[i] >= utf8.RuneSelf {
 			return utf8.RuneCountInString(prefix) + 1
@@ -227,6 +232,7 @@ func (p *fastParser) restEmpty() bool {
 	if p.at < p.end && p.text[p.at] != '#' {
 		return false
 	}
+	p.leftLine, p.leftStart = p.line, p.start
 	p.next()
 	return true
 }
@@ -239,12 +245,9 @@ func (p *fastParser) nested(col int, inMapping bool, mark int) (*yaml.Node, bool
 	if !p.eof && p.at-p.start == p.indent && (p.indent > col || (inMapping && p.indent == col && p.entryAt(p.at))) {
 		return p.block(p.indent)
 	}
-	// The null's place is on an earlier line: find its line and column.
+	// The null's place is on the line restEmpty left.
 	n := p.node()
-	line := 1 + strings.Count(p.text[:mark], "\n")
-	lineStart := strings.LastIndexByte(p.text[:mark], '\n') + 1
-	column := utf8.RuneCountInString(p.text[lineStart:mark]) + 1
-	n.Kind, n.Tag, n.Line, n.Column = yaml.ScalarNode, "!!null", line, column
+	n.Kind, n.Tag, n.Line, n.Column = yaml.ScalarNode, "!!null", p.leftLine, columnOf(p.text[p.leftStart:mark])
 	return n, true
 }
 

@@ -382,6 +382,28 @@ func BenchmarkDecodeBig(b *testing.B) {
 	})
 }
 
+// BenchmarkDecodeEmptyValues: keys with nothing after them (nulls), at two
+// sizes; ns/hook must stay flat (each null's line was once counted from
+// the top of the file, quadratic: 40,000 of them took 0.87 s).
+func BenchmarkDecodeEmptyValues(b *testing.B) {
+	for _, n := range []int{10000, 40000} {
+		var sb strings.Builder
+		sb.WriteString("hooks:\n  pre_tool_call:\n")
+		for i := range n {
+			fmt.Fprintf(&sb, "    - command: /h/x.sh %d\n      matcher:\n", i)
+		}
+		body := []byte(sb.String())
+		b.Run(fmt.Sprintf("hooks=%d", n), func(b *testing.B) {
+			for b.Loop() {
+				if _, ok := fastDecode(body); !ok {
+					b.Fatal("not taken")
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/hook")
+		})
+	}
+}
+
 // TestFastDecodeOnTestdata: every YAML file of the repository's scenarios
 // and example home, as people write them, is read by the fast reader as
 // yaml.v3 reads it (or left to yaml.v3).

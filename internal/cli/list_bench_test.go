@@ -39,13 +39,7 @@ func benchHome(b *testing.B, n int) string {
 	for i := 0; i < 9*n; i++ {
 		entries = append(entries, fmt.Sprintf(`{"approved_at": "2026-11-29T10:11:12Z", "command": "/elsewhere/hook %d", "event": "post_tool_call"}`, i))
 	}
-	if err := os.WriteFile(filepath.Join(home, "config.yaml"), []byte(cfg.String()), 0o600); err != nil {
-		b.Fatal(err)
-	}
-	allow := `{"approvals": [` + strings.Join(entries, ", ") + `]}`
-	if err := os.WriteFile(filepath.Join(home, "shell-hooks-allowlist.json"), []byte(allow), 0o600); err != nil {
-		b.Fatal(err)
-	}
+	writeBenchHome(b, home, cfg.String(), entries)
 	return home
 }
 
@@ -116,13 +110,7 @@ func bigConfigHome(b testing.TB, n int) string {
 			}
 		}
 	}
-	if err := os.WriteFile(filepath.Join(home, "config.yaml"), []byte(cfg.String()), 0o600); err != nil {
-		b.Fatal(err)
-	}
-	allow := `{"approvals": [` + strings.Join(entries, ", ") + `]}`
-	if err := os.WriteFile(filepath.Join(home, "shell-hooks-allowlist.json"), []byte(allow), 0o600); err != nil {
-		b.Fatal(err)
-	}
+	writeBenchHome(b, home, cfg.String(), entries)
 	return home
 }
 
@@ -153,5 +141,17 @@ func BenchmarkListBigConfig(b *testing.B) {
 				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/hook")
 			})
 		}
+	}
+}
+
+// writeBenchHome writes the config and an allowlist of the given entries
+// (JSON objects) into the hermes home.
+func writeBenchHome(b testing.TB, home, cfg string, entries []string) {
+	if err := os.WriteFile(filepath.Join(home, "config.yaml"), []byte(cfg), 0o600); err != nil {
+		b.Fatal(err)
+	}
+	allow := `{"approvals": [` + strings.Join(entries, ", ") + `]}`
+	if err := os.WriteFile(filepath.Join(home, "shell-hooks-allowlist.json"), []byte(allow), 0o600); err != nil {
+		b.Fatal(err)
 	}
 }

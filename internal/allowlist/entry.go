@@ -71,8 +71,6 @@ type Entry struct {
 	// (a number in approved_at stays a number). It is decoded again only
 	// when the list is written, which keeps reading 10,000 entries cheap.
 	src json.RawMessage
-	// srcValid: src was read from a whole file that was checked valid.
-	srcValid bool
 	// read is the entry as decode read it (nil when not read so): what a
 	// write compares it with.
 	read *Entry
@@ -219,7 +217,8 @@ func (e Entry) written() any {
 }
 
 // asRead is the entry as its text reads (ok false when it was not read
-// from a file).
+// from a file): as decode kept it, else read again from the text (an entry
+// found alone, whose text was not checked as part of a whole file).
 func (e Entry) asRead() (Entry, bool) {
 	switch {
 	case e.src == nil:
@@ -227,7 +226,7 @@ func (e Entry) asRead() (Entry, bool) {
 	case e.read != nil:
 		return *e.read, true
 	}
-	return entryFrom(e.src, e.srcText())
+	return entryFrom(e.src, newText(e.src))
 }
 
 // unchangedFrom reports whether every field of e is as read (the entry
@@ -472,7 +471,7 @@ func entryFrom(item json.RawMessage, txt *text) (Entry, bool) {
 		s := string(mtime)
 		e.ScriptMtime = &s
 	}
-	e.src, e.srcValid = item, txt.valid
+	e.src = item
 	return e, true
 }
 
@@ -506,13 +505,6 @@ type text struct {
 	// valid: data passed json.Valid and utf8.Valid as a whole (a file
 	// decode read), so its parts need not be checked again.
 	valid bool
-}
-
-// srcText is the entry's text as read, valid when its file was.
-func (e Entry) srcText() *text {
-	t := newText(e.src)
-	t.valid = e.srcValid
-	return t
 }
 
 // newText shares data's memory with the string instead of copying a file

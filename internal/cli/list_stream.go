@@ -6,10 +6,10 @@ import (
 	"runtime"
 	"sort"
 	"sync"
-	"sync/atomic"
 
 	"github.com/hermes-hooks/hermes/internal/allowlist"
 	"github.com/hermes-hooks/hermes/internal/hooks"
+	"github.com/hermes-hooks/hermes/internal/inorder"
 	"github.com/hermes-hooks/hermes/internal/iostreams"
 )
 
@@ -48,59 +48,38 @@ func streamShellHooks(w io.Writer, cs iostreams.Palette, s *hooks.Setup, list *a
 	type chunk struct {
 		header string // the event's heading, on its first chunk
 		hooks  []int
-		out    *bytes.Buffer
-		done   chan struct{}
 	}
 	// Buffers are used again once written, sized for a chunk from the
 	// start (growing each by doubling was 5% of list).
 	var bufs sync.Pool
 	bufs.New = func() any { return bytes.NewBuffer(make([]byte, 0, 256*streamChunk)) }
-	var chunks []*chunk
+	var chunks []chunk
 	for _, ev := range events {
 		idx := byEvent[ev]
 		for lo := 0; lo < len(idx); lo += streamChunk {
-			c := &chunk{hooks: idx[lo:min(lo+streamChunk, len(idx))], done: make(chan struct{})}
+			c := chunk{hooks: idx[lo:min(lo+streamChunk, len(idx))]}
 			if lo == 0 {
 				c.header = "\n  " + cs.Cyan(esc(ev)) + "\n"
 			}
 			chunks = append(chunks, c)
 		}
 	}
-	// At most this many chunks are taken and not yet written: the output
-	// waiting in memory stays a few MB however long the config.
-	slots := make(chan struct{}, 4*workers)
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Go(func() {
-			var h hooks.ShellHook
-			for {
-				slots <- struct{}{}
-				k := int(next.Add(1)) - 1
-				if k >= len(chunks) {
-					<-slots
-					return
-				}
-				c := chunks[k]
-				c.out = bufs.Get().(*bytes.Buffer)
-				c.out.WriteString(c.header)
-				for _, i := range c.hooks {
-					h = hooks.ShellHook{}
-					s.InspectTo(&h, &specs[i], list)
-					renderShellHook(c.out, cs, &h)
-				}
-				close(c.done)
-			}
-		})
-	}
 	io.WriteString(w, "\n"+cs.Bold("Shell hooks")+"\n")
-	for _, c := range chunks {
-		<-c.done
-		w.Write(c.out.Bytes())
-		c.out.Reset()
-		bufs.Put(c.out)
-		c.out = nil
-		<-slots
-	}
-	wg.Wait()
+	// At most 4 chunks a worker wait to be written: the output held in
+	// memory stays a few MB however long the config.
+	inorder.Chunks(len(chunks), workers, 4*workers, func(k int) *bytes.Buffer {
+		out := bufs.Get().(*bytes.Buffer)
+		out.WriteString(chunks[k].header)
+		var h hooks.ShellHook
+		for _, i := range chunks[k].hooks {
+			h = hooks.ShellHook{}
+			s.InspectTo(&h, &specs[i], list)
+			renderShellHook(out, cs, &h)
+		}
+		return out
+	}, func(out *bytes.Buffer) {
+		w.Write(out.Bytes())
+		out.Reset()
+		bufs.Put(out)
+	})
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/hermes-hooks/hermes/internal/allowlist"
 	"github.com/hermes-hooks/hermes/internal/hookspec"
+	"github.com/hermes-hooks/hermes/internal/inorder"
 )
 
 // inOrderChunk is how many hooks a goroutine of inspectedInOrder decides
@@ -35,41 +36,31 @@ func inspectedInOrder(specs []hookspec.Spec, list *allowlist.List, want func(*ho
 	if list != nil {
 		list.Index()
 	}
-	// A window of one chunk per worker is decided at once, then used in
-	// order; the buffers are used again for the next window.
-	bufs := make([][]ShellHook, workers)
-	kept := make([][]bool, workers)
-	for w := range bufs {
-		bufs[w] = make([]ShellHook, inOrderChunk)
-		kept[w] = make([]bool, inOrderChunk)
+	// A chunk's hooks are decided into buffers used again once the chunk
+	// is used (a ShellHook is large).
+	type decided struct {
+		hooks []ShellHook
+		kept  []bool
 	}
-	for start := 0; start < len(specs); start += workers * inOrderChunk {
-		var wg sync.WaitGroup
-		for w := range workers {
-			lo := start + w*inOrderChunk
-			if lo >= len(specs) {
-				break
-			}
-			hi := min(lo+inOrderChunk, len(specs))
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for i := lo; i < hi; i++ {
-					kept[w][i-lo] = want(&specs[i])
-					if kept[w][i-lo] {
-						inspect(&bufs[w][i-lo], &specs[i], list)
-					}
-				}
-			}()
-		}
-		wg.Wait()
-		for w := range workers {
-			lo := start + w*inOrderChunk
-			for i := lo; i < min(lo+inOrderChunk, len(specs)); i++ {
-				if kept[w][i-lo] {
-					use(&bufs[w][i-lo])
-				}
+	var bufs sync.Pool
+	bufs.New = func() any { return &decided{make([]ShellHook, inOrderChunk), make([]bool, inOrderChunk)} }
+	chunks := (len(specs) + inOrderChunk - 1) / inOrderChunk
+	inorder.Chunks(chunks, workers, 2*workers, func(k int) *decided {
+		d := bufs.Get().(*decided)
+		lo, hi := k*inOrderChunk, min((k+1)*inOrderChunk, len(specs))
+		d.hooks, d.kept = d.hooks[:hi-lo], d.kept[:hi-lo]
+		for i := lo; i < hi; i++ {
+			if d.kept[i-lo] = want(&specs[i]); d.kept[i-lo] {
+				inspect(&d.hooks[i-lo], &specs[i], list)
 			}
 		}
-	}
+		return d
+	}, func(d *decided) {
+		for j := range d.hooks {
+			if d.kept[j] {
+				use(&d.hooks[j])
+			}
+		}
+		bufs.Put(d)
+	})
 }

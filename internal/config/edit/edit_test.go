@@ -159,3 +159,32 @@ func runOp(in []byte, op []string) ([]byte, error) {
 	}
 	return nil, errors.New("unknown op " + op[0])
 }
+
+// TestUntouchedKept: every line no splice touched must be in the result,
+// in order; one changed or dropped elsewhere is caught.
+func TestUntouchedKept(t *testing.T) {
+	d, err := Parse([]byte("a: 1\nb: 2\nc: 3\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	second := []splice{{start: 5, end: 9, text: "b: 9"}} // line 2
+	for _, c := range []struct {
+		body string
+		bad  string // the error's line, "" for none
+	}{
+		{"a: 1\nb: 9\nc: 3\n", ""},
+		{"a: 1\nb: 9\nnew: 0\nc: 3\n", ""},
+		{"a: 1\nb: 9\nc: 4\n", "line 3"},
+		{"a: 1\nb: 9\n", "line 3"},
+		{"a: 0\nb: 9\nc: 3\n", "line 1"},
+		{"a: 1\nb: 9\nc: 3", "line 4"}, // the empty line after the last line feed
+	} {
+		err := d.untouchedKept(second, []byte(c.body))
+		switch {
+		case c.bad == "" && err != nil:
+			t.Errorf("%q: %v", c.body, err)
+		case c.bad != "" && (err == nil || !strings.Contains(err.Error(), c.bad+" would change")):
+			t.Errorf("%q: got %v, want %s would change", c.body, err, c.bad)
+		}
+	}
+}

@@ -119,7 +119,8 @@ func setFieldValue(old any, path []string, field string, changed map[string]map[
 			}
 			nl := append([]any(nil), items...)
 			for j, v := range idx {
-				item, ok := nl[j].(map[string]any)
+				budget := maxAgentNodes
+				item, ok := force(nl[j], &budget).(map[string]any)
 				if !ok {
 					return nil, errors.New("not a mapping")
 				}

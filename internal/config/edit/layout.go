@@ -71,23 +71,26 @@ func walkPairs(n *yaml.Node, fn func(k, v *yaml.Node)) {
 // order (the next key or item, at any level up), or one past the last
 // line: the text of n's subtree ends before it.
 func (d *Doc) nextLine(n *yaml.Node) int {
-	var order []*yaml.Node
-	end := -1
-	var walk func(*yaml.Node)
-	walk = func(x *yaml.Node) {
-		order = append(order, x)
+	// One walk in document order that stops at the answer, without
+	// listing the nodes: it runs once per edited item, and a list of a
+	// 55 MB document's nodes was 34 MB (SPEC §29 item 2).
+	line, passed := 0, false
+	var walk func(*yaml.Node) bool
+	walk = func(x *yaml.Node) bool {
+		if passed {
+			line = x.Line
+			return true
+		}
 		for _, c := range x.Content {
-			walk(c)
+			if walk(c) {
+				return true
+			}
 		}
-		if x == n {
-			end = len(order)
-		}
+		passed = passed || x == n
+		return false
 	}
-	if d.root != nil {
-		walk(d.root)
-	}
-	if end >= 0 && end < len(order) {
-		return order[end].Line
+	if d.root != nil && walk(d.root) {
+		return line
 	}
 	return d.numLines() + 1
 }

@@ -17,6 +17,7 @@ for target in \
   ./internal/config:FuzzFastDecode \
   ./internal/config/edit:FuzzAppendRemove \
   ./internal/config/edit:FuzzRemove \
+  ./internal/config/edit:FuzzCheckEachItem \
   ./internal/cli:FuzzIndentJSON \
   ./internal/pyre:FuzzCompile \
   ./internal/pyre:FuzzSimple \

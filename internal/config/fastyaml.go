@@ -23,10 +23,14 @@ import (
 // are big (SPEC §29 item 2: each parse of a 55 MB config cost seconds).
 // FuzzFastDecode checks it against yaml.v3.
 func fastDecode(body []byte) (doc *yaml.Node, ok bool) {
+	return fastDecodeWith(body, nil)
+}
+
+func fastDecodeWith(body []byte, take func([]PathStep, *yaml.Node)) (doc *yaml.Node, ok bool) {
 	if len(body) == 0 || !fastBytes(body) {
 		return nil, false
 	}
-	p := fastParser{text: string(body)}
+	p := fastParser{text: string(body), take: take}
 	p.next()
 	if p.eof {
 		return nil, false // empty: yaml.v3 says io.EOF, cheaply
@@ -88,6 +92,33 @@ type fastParser struct {
 	// kids is a stack of children being collected; each collection takes
 	// an exactly sized copy of its own when it ends.
 	kids []*yaml.Node
+	// take, when set, is handed each outermost list item that is a
+	// collection, with its path (see DecodeEachItem); inItem counts the
+	// list items being read.
+	take   func(path []PathStep, item *yaml.Node)
+	path   []PathStep
+	inItem int
+}
+
+// PathStep is a step down from a document's root: to the value of a
+// mapping's key (Key), or to a list's item (Index, when Key is nil).
+type PathStep struct {
+	Key   *yaml.Node
+	Index int
+}
+
+// Taken stands in a tree DecodeEachItem made for each item it handed on.
+var Taken = &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
+
+// DecodeEachItem reads body as Decode does, but hands each item of an
+// outermost list (a list not inside another list's item) that is a
+// mapping or a list to take, with its path from the root, as soon as it is
+// read, and leaves Taken in its place in the tree: a check of a 55 MB
+// config's 755,000 hooks, one at a time, needs no tree of them all (SPEC
+// §29 item 2). ok is false when the fast reader does not take body (items
+// may have been handed on already): read it with Decode.
+func DecodeEachItem(body []byte, take func(path []PathStep, item *yaml.Node)) (doc *yaml.Node, ok bool) {
+	return fastDecodeWith(body, take)
 }
 
 // next moves to the next content line: not blank, not only a comment.
@@ -166,6 +197,11 @@ func (p *fastParser) sequence(col int) (*yaml.Node, bool) {
 		p.at = skipSpaces(p.text, dash+1, p.end)
 		var item *yaml.Node
 		var ok bool
+		outer := p.take != nil && p.inItem == 0
+		if outer {
+			p.path = append(p.path, PathStep{Index: len(p.kids) - mark})
+		}
+		p.inItem++
 		switch {
 		case p.restEmpty():
 			item, ok = p.nested(col, false, dash+1)
@@ -174,8 +210,16 @@ func (p *fastParser) sequence(col int) (*yaml.Node, bool) {
 		default:
 			item, ok = p.inline(col, true)
 		}
+		p.inItem--
 		if !ok {
 			return nil, false
+		}
+		if outer {
+			if item.Kind == yaml.MappingNode || item.Kind == yaml.SequenceNode {
+				p.take(p.path, item)
+				item = Taken
+			}
+			p.path = p.path[:len(p.path)-1]
 		}
 		p.kids = append(p.kids, item)
 	}
@@ -199,6 +243,10 @@ func (p *fastParser) mapping(col int) (*yaml.Node, bool) {
 		}
 		colon := p.at // just past the ':'
 		p.at = skipSpaces(p.text, p.at, p.end)
+		outer := p.take != nil && p.inItem == 0
+		if outer {
+			p.path = append(p.path, PathStep{Key: key})
+		}
 		var value *yaml.Node
 		if p.restEmpty() {
 			value, ok = p.nested(col, true, colon)
@@ -207,6 +255,9 @@ func (p *fastParser) mapping(col int) (*yaml.Node, bool) {
 		}
 		if !ok {
 			return nil, false
+		}
+		if outer {
+			p.path = p.path[:len(p.path)-1]
 		}
 		p.kids = append(p.kids, key, value)
 	}

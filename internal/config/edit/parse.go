@@ -115,12 +115,17 @@ func parseRoot(body []byte) (root *yaml.Node, err error) {
 	// The same rule config.Load applies: one reading of what the agent
 	// refuses.
 	if r := config.Refusal(doc); r != nil {
-		return nil, refused(r.Line, "%s; the agent ignores such a file, so it is not edited", r.Reason)
+		return nil, refusedByAgent(r)
 	}
 	if len(doc.Content) == 0 {
 		return nil, nil
 	}
 	return doc.Content[0], nil
+}
+
+// refusedByAgent is the error for a file the agent would refuse.
+func refusedByAgent(r *config.RefusedError) error {
+	return refused(r.Line, "%s; the agent ignores such a file, so it is not edited", r.Reason)
 }
 
 // Bytes returns the document as given.

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"fmt"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 
+	"github.com/hermes-hooks/hermes/internal/config"
 	"gopkg.in/yaml.v3"
 )
 
@@ -18,37 +20,132 @@ func (d *Doc) finish(sp []splice, want func(old any) (any, error)) ([]byte, erro
 	if err != nil {
 		return nil, err
 	}
-	out := append(append(make([]byte, 0, d.bom+len(body)), d.src[:d.bom]...), body...)
-
-	nd, err := Parse(out)
-	if err != nil {
-		return nil, &UnsafeError{fmt.Sprintf("the result would not be read: %v", err)}
+	if err := d.check(body, want); err != nil {
+		return nil, err
 	}
-	// As the agent reads it (YAML 1.1, SPEC §14): the new entry must hold
-	// exactly the strings, numbers and booleans given. The views are built
-	// from the trees already parsed, in one pass each.
+	if err := d.untouchedKept(sp, body); err != nil {
+		return nil, err
+	}
+	if d.bom == 0 {
+		return body, nil
+	}
+	return append(d.src[:d.bom:d.bom], body...), nil
+}
+
+// errDiffers: the edited text is read, but not as the change intended.
+var errDiffers = &UnsafeError{"the result would not read back as the intended change by the agent's YAML reader"}
+
+// check reports whether body, the edited text, is a file the agent reads
+// and means want(old meaning) as the agent reads it (YAML 1.1, SPEC §14):
+// the new entry must hold exactly the strings, numbers and booleans given.
+func (d *Doc) check(body []byte, want func(old any) (any, error)) error {
+	cmp := comparer{budget: 2 * max(maxAgentNodes, 2*len(body))}
+	if oldA, ok := agentViewOf(d.root, len(d.body)); ok {
+		if expA, err := want(oldA); err == nil {
+			if err, done := d.checkEachItem(body, expA, &cmp); done {
+				return err
+			}
+		}
+	}
+	return d.checkWhole(body, want)
+}
+
+// checkWhole is check by the views of the whole old and new trees.
+func (d *Doc) checkWhole(body []byte, want func(old any) (any, error)) error {
+	nd, err := Parse(body)
+	if err != nil {
+		return &UnsafeError{fmt.Sprintf("the result would not be read: %v", err)}
+	}
+	// The views are built from the trees already parsed, in one pass each.
 	oldA, okOld := agentViewOf(d.root, len(d.body))
 	newA, okNew := agentViewOf(nd.root, len(body))
 	cmp := comparer{budget: 2 * max(maxAgentNodes, 2*len(body))}
 	if okOld && okNew {
 		expA, err := want(oldA)
 		same := err == nil && cmp.same(expA, newA)
-		if cmp.budget >= 0 && !same {
-			return nil, &UnsafeError{"the result would not read back as the intended change by the agent's YAML reader"}
+		if cmp.budget >= 0 {
+			if !same {
+				return errDiffers
+			}
+			return nil
 		}
 	}
-	if !okOld || !okNew || cmp.budget < 0 {
-		if err := checkByYAMLv3(d.body, body, want); err != nil {
-			// Only for documents whose aliases expand past the agent view's
-			// budget: yaml.v3's decoding checks every mapping's keys against
-			// each other, which is quadratic in a mapping's size.
-			return nil, err
+	// Only for documents whose aliases expand past the agent view's
+	// budget: yaml.v3's decoding checks every mapping's keys against each
+	// other, which is quadratic in a mapping's size.
+	return checkByYAMLv3(d.body, body, want)
+}
+
+// checkEachItem is check of a body the fast reader takes, without a tree
+// of it all: each item of an outermost list is compared with the item at
+// the same path of expA, the expected view, as soon as it is read, then
+// let go (a 55 MB config's tree is 700 MB; SPEC §29 item 2). done is false
+// when the fast reader does not take body or the comparison ran out of
+// budget: check reads it whole.
+func (d *Doc) checkEachItem(body []byte, expA any, cmp *comparer) (err error, done bool) {
+	var refusal *config.RefusedError
+	differs := false
+	// Items of one list share their path but for the last step: the list
+	// expected there is found once.
+	var listPath []config.PathStep
+	var list []any
+	take := func(path []config.PathStep, item *yaml.Node) {
+		if refusal != nil || differs {
+			return
 		}
+		if refusal = config.Refusal(item); refusal != nil {
+			return
+		}
+		parent := path[:len(path)-1]
+		if list == nil || !slices.Equal(parent, listPath) {
+			listPath = slices.Clone(parent)
+			l, ok := force(expectedAt(expA, parent, cmp), &cmp.budget).([]any)
+			if !ok {
+				differs = true
+				return
+			}
+			list = l
+		}
+		i := path[len(path)-1].Index
+		differs = i >= len(list) || !cmp.same(list[i], lazyItem{item})
 	}
-	if err := d.untouchedKept(sp, body); err != nil {
-		return nil, err
+	doc, ok := config.DecodeEachItem(body, take)
+	if !ok {
+		return nil, false
 	}
-	return out, nil
+	if refusal == nil {
+		refusal = config.Refusal(doc)
+	}
+	if refusal != nil {
+		return &UnsafeError{fmt.Sprintf("the result would not be read: %v", refusedByAgent(refusal))}, true
+	}
+	newA, okNew := agentViewOf(config.Deref(doc), len(body))
+	same := !differs && okNew && cmp.same(expA, newA)
+	if !okNew || cmp.budget < 0 {
+		return nil, false
+	}
+	if !same {
+		return errDiffers, true
+	}
+	return nil, true
+}
+
+// expectedAt is the value of the view v at path, nil when there is none.
+func expectedAt(v any, path []config.PathStep, cmp *comparer) any {
+	for _, st := range path {
+		v = force(v, &cmp.budget)
+		if st.Key != nil {
+			m, _ := v.(map[string]any)
+			v = m[agentKey(st.Key)]
+			continue
+		}
+		l, _ := v.([]any)
+		if st.Index >= len(l) {
+			return nil
+		}
+		v = l[st.Index]
+	}
+	return v
 }
 
 // applySplices returns body with the splices applied, in one pass: the
@@ -161,6 +258,9 @@ type comparer struct{ budget int }
 func (c *comparer) same(exp, got any) bool {
 	if c.budget < 0 {
 		return false
+	}
+	if g, ok := got.(lazyItem); ok && g.n == config.Taken {
+		return true // compared as it was read (checkEachItem)
 	}
 	if e, ok := exp.(lazyItem); ok {
 		if g, ok := got.(lazyItem); ok {

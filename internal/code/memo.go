@@ -2,9 +2,9 @@ package code
 
 import (
 	"os"
-	"path/filepath"
 
 	"github.com/hermes-hooks/hermes/internal/memo"
+	"github.com/hermes-hooks/hermes/internal/safepath"
 )
 
 // Memo remembers what finding code asked of the file system (where a path
@@ -19,6 +19,9 @@ import (
 type Memo struct {
 	m        memo.Map[memoKey, any]
 	privates memo.Map[[3]string, privateKey] // newFinder's folders, by Home, HermesHome, ProjectDir
+	// folders resolves each folder's symlinks once, for scripts of their
+	// own in few folders.
+	folders safepath.Resolver
 }
 
 type privateKey struct {
@@ -60,8 +63,12 @@ func (m *Memo) get(op byte, path string, ask func() any) any {
 }
 
 func (m *Memo) evalSymlinks(path string) (string, error) {
+	var folders *safepath.Resolver // nil: nothing remembered
+	if m != nil {
+		folders = &m.folders
+	}
 	r := m.get(askReal, path, func() any {
-		real, err := filepath.EvalSymlinks(path)
+		real, err := folders.EvalSymlinks(path)
 		return realPath{real, err}
 	}).(realPath)
 	return r.real, r.err

@@ -36,6 +36,8 @@ type Checker struct {
 	dbErr  error
 	checks memo.Map[string, error] // per folder or file of a chain
 	paths  memo.Map[string, error] // per path given to Check
+	// folders resolves each folder's symlinks once for the paths given.
+	folders Resolver
 }
 
 // User is a line of /etc/passwd that matters here.
@@ -80,20 +82,21 @@ func (c *Checker) Check(path string) error {
 }
 
 func (c *Checker) check(path string) error {
-	abs, real, err := resolve(path)
+	abs, real, err := resolve(&c.folders, path)
 	if err != nil {
 		return err
 	}
 	return chains(abs, real, c.checkOne)
 }
 
-// resolve is path made absolute, and the file it resolves to.
-func resolve(path string) (abs, real string, err error) {
+// resolve is path made absolute, and the file it resolves to (by r, which
+// may be nil).
+func resolve(r *Resolver, path string) (abs, real string, err error) {
 	abs, err = filepath.Abs(path)
 	if err != nil {
 		return "", "", err
 	}
-	real, err = filepath.EvalSymlinks(abs)
+	real, err = r.EvalSymlinks(abs)
 	if err != nil {
 		return "", "", &Problem{Path: abs, Reason: "cannot be examined: " + unwrap(err)}
 	}

@@ -1,0 +1,78 @@
+package safepath
+
+import (
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+)
+
+// TestResolverIsEvalSymlinks: for files in plain folders, symlinked
+// folders, behind symlinks (absolute, relative, through ..), dangling or
+// looping links and missing paths, the Resolver answers exactly what
+// filepath.EvalSymlinks answers, value and error, from many goroutines at
+// once, and again once a link it has seen is repointed through a folder
+// it has not.
+func TestResolverIsEvalSymlinks(t *testing.T) {
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	mk := func(p string) {
+		if err := os.MkdirAll(filepath.Join(root, p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	file := func(p string) {
+		if err := os.WriteFile(filepath.Join(root, p), []byte("#!/bin/sh\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	link := func(target, p string) {
+		if err := os.Symlink(target, filepath.Join(root, p)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mk("real/sub")
+	mk("other")
+	file("real/a.sh")
+	file("real/sub/b.sh")
+	file("other/c.sh")
+	link("real", "dirlink")
+	link(filepath.Join(root, "real/sub"), "abslink")
+	link("../other/c.sh", "real/rel.sh")
+	link("sub/../a.sh", "real/dots.sh")
+	link("nowhere.sh", "real/dangling.sh")
+	link("loop2.sh", "real/loop1.sh")
+	link("loop1.sh", "real/loop2.sh")
+	link("../dirlink/sub", "other/up")
+	paths := []string{
+		"real/a.sh", "real/sub/b.sh", "dirlink/a.sh", "dirlink/sub/b.sh", "abslink/b.sh",
+		"real/rel.sh", "dirlink/rel.sh", "real/dots.sh", "real/dangling.sh", "real/loop1.sh",
+		"real/missing.sh", "missing/x.sh", "real/a.sh/x", "other/up/b.sh", "real", "dirlink",
+	}
+	check := func(r *Resolver) {
+		var wg sync.WaitGroup
+		for _, p := range paths {
+			abs := filepath.Join(root, p)
+			wg.Go(func() {
+				want, wantErr := filepath.EvalSymlinks(abs)
+				got, err := r.EvalSymlinks(abs)
+				if got != want || (err == nil) != (wantErr == nil) || (err != nil && err.Error() != wantErr.Error()) {
+					t.Errorf("%s: got %q, %v; want %q, %v", p, got, err, want, wantErr)
+				}
+			})
+		}
+		wg.Wait()
+	}
+	r := &Resolver{}
+	check(r)
+	check(r)
+	check(nil)
+	// A file link repointed: the folder is remembered, the file is not.
+	if err := os.Remove(filepath.Join(root, "real/rel.sh")); err != nil {
+		t.Fatal(err)
+	}
+	link("sub/b.sh", "real/rel.sh")
+	check(r)
+}

@@ -161,6 +161,16 @@ func (l *List) filter(keep func(Entry) bool) int {
 
 // encode writes the list as Python's json.dumps(indent=2, sort_keys=True,
 // ensure_ascii=False) would, without a trailing newline.
+// clone is a copy of l that a change of either leaves the other as it is
+// (entries are replaced in a list, never changed in place).
+func (l *List) clone() *List {
+	c := *l
+	c.Approvals = slices.Clone(l.Approvals)
+	c.odd = slices.Clone(l.odd)
+	c.index, c.indexLen, c.indexAt = nil, 0, nil
+	return &c
+}
+
 func (l *List) encode() []byte { return l.encodeWith(Entry.written) }
 
 // encodeWith is encode with each entry made by item (the tests compare

@@ -1,13 +1,16 @@
 package allowlist
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/hermes-hooks/hermes/internal/fileowner"
@@ -33,6 +36,45 @@ type Store struct {
 	// keeps Read safe to call from several goroutines.
 	aheadMu sync.Mutex
 	ahead   chan readResult
+
+	// known is the file as this process last read or wrote it, with the
+	// list it holds: an Update that reads the same bytes starts from a
+	// copy of that list rather than decoding them again (protect and
+	// unprotect update the allowlist twice around the config's edit, each
+	// time reading what was just read or written: a second a time at
+	// 100,000 approvals, SPEC §29 item 2).
+	knownMu sync.Mutex
+	known   *knownFile
+}
+
+// decodes counts the files read decoded (the tests see reuse by it).
+var decodes atomic.Int64
+
+// knownFile is a file's bytes and the list they hold. The list is never
+// changed: it is copied for use.
+type knownFile struct {
+	data     []byte
+	list     *List
+	warnings []string
+}
+
+// remember records that data holds l (and reading it gives warnings).
+func (s *Store) remember(data []byte, l *List, warnings []string) {
+	s.knownMu.Lock()
+	s.known = &knownFile{data, l, warnings}
+	s.knownMu.Unlock()
+}
+
+// reuse is a copy of the list data holds, when data is the file as this
+// process last read or wrote it.
+func (s *Store) reuse(data []byte) (*List, []string, bool) {
+	s.knownMu.Lock()
+	k := s.known
+	s.knownMu.Unlock()
+	if k == nil || !bytes.Equal(k.data, data) {
+		return nil, nil, false
+	}
+	return k.list.clone(), slices.Clone(k.warnings), true
 }
 
 type readResult struct {
@@ -51,7 +93,9 @@ func (s *Store) LockPath() string { return s.Path + ".lock" }
 
 // Read returns the allowlist without locking or writing anything. A missing
 // file is an empty list; a file that cannot be used reads as empty with a
-// warning naming it. Only an I/O failure is an error.
+// warning naming it. Only an I/O failure is an error. The list is shared
+// (several goroutines may Find in it, a later Update may copy it): it is
+// not to be changed.
 //
 // After ReadAhead, the first Read returns the reading it started.
 func (s *Store) Read() (*List, []string, error) {
@@ -108,9 +152,18 @@ func (s *Store) read(shared bool) (l *List, warnings []string, bad *corruptFile,
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("cannot read the allowlist: %w; check the file's permissions", err)
 	}
+	if !shared {
+		if l, warnings, ok := s.reuse(data); ok {
+			return l, warnings, nil, nil
+		}
+	}
+	decodes.Add(1)
 	l, warnings, reason := decode(data, s.Path)
 	if shared {
 		l.Index() // built now, so concurrent Finds only read
+		if reason == "" {
+			s.remember(data, l, warnings)
+		}
 	}
 	if reason != "" {
 		bad = &corruptFile{data: data, reason: reason}
@@ -163,7 +216,15 @@ func (s *Store) Update(fn func(*List) error) ([]string, error) {
 			"allowlist %s was %s; it was kept as %s and a new allowlist was written", s.Path, bad.reason, aside)
 	}
 	// A DirSyncError: the new allowlist is in place; the caller says so.
-	return warnings, s.write(l.encode())
+	data := l.encode()
+	err = s.write(data)
+	var unsynced *DirSyncError
+	if (err == nil || errors.As(err, &unsynced)) && len(l.odd) == 0 {
+		// What reading the file back would give (malformed items would
+		// add warnings; such a list is read again).
+		s.remember(data, l, nil)
+	}
+	return warnings, err
 }
 
 // lock takes the allowlist's lock for a read-modify-write (Update, Swap),

@@ -171,11 +171,41 @@ func (l *List) clone() *List {
 	return &c
 }
 
-func (l *List) encode() []byte { return l.encodeWith(Entry.written) }
+func (l *List) encode() []byte { return l.encodeWith(Entry.written, nil) }
+
+// encodeKeeping is encode that also has each entry written afresh keep
+// its text as written and itself as that text reads, as decode would
+// have it: the next encode of l copies the text instead of writing the
+// entry again (protect writes its 100,000 new approvals twice, around the
+// config's edit). For a list only its Update holds.
+func (l *List) encodeKeeping() []byte {
+	type span struct{ i, start, end int }
+	var fresh []span
+	made := false // the entry just written was made, not copied
+	data := l.encodeWith(func(e Entry) any {
+		v := e.written()
+		_, copied := v.(json.RawMessage)
+		made = !copied
+		return v
+	}, func(entry, start, end int) {
+		if made {
+			fresh = append(fresh, span{entry, start, end})
+		}
+	})
+	for _, f := range fresh {
+		e := &l.Approvals[f.i]
+		e.src = json.RawMessage(data[f.start:f.end:f.end])
+		read := *e
+		read.read = nil
+		e.read = &read
+	}
+	return data
+}
 
 // encodeWith is encode with each entry made by item (the tests compare
-// written with object).
-func (l *List) encodeWith(item func(Entry) any) []byte {
+// written with object), and wrote, when set, told where entry i's text
+// is in the result.
+func (l *List) encodeWith(item func(Entry) any, wrote func(entry, start, end int)) []byte {
 	top := pyjson.NewObject()
 	for k, v := range l.top {
 		if k != "approvals" {
@@ -199,12 +229,20 @@ func (l *List) encodeWith(item func(Entry) any) []byte {
 	for ; o < len(l.odd); o++ {
 		slots = append(slots, slot{true, o})
 	}
-	top.Set("approvals", pyjson.Items{Len: len(slots), Item: func(i int) any {
+	items := pyjson.Items{Len: len(slots), Item: func(i int) any {
 		if s := slots[i]; s.odd {
 			return decodeValue(l.odd[s.i].value)
 		}
 		return item(l.Approvals[slots[i].i])
-	}})
+	}}
+	if wrote != nil {
+		items.Wrote = func(i, start, end int) {
+			if s := slots[i]; !s.odd {
+				wrote(s.i, start, end)
+			}
+		}
+	}
+	top.Set("approvals", items)
 	per := l.perItem
 	if per == 0 {
 		per = 400 // an entry with its code, indented

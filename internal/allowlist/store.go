@@ -216,7 +216,7 @@ func (s *Store) Update(fn func(*List) error) ([]string, error) {
 			"allowlist %s was %s; it was kept as %s and a new allowlist was written", s.Path, bad.reason, aside)
 	}
 	// A DirSyncError: the new allowlist is in place; the caller says so.
-	data := l.encode()
+	data := l.encodeKeeping()
 	err = s.write(data)
 	var unsynced *DirSyncError
 	if (err == nil || errors.As(err, &unsynced)) && len(l.odd) == 0 {

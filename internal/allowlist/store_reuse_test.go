@@ -2,6 +2,7 @@ package allowlist
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -80,6 +81,12 @@ func TestUpdateFromWhatItKnows(t *testing.T) {
 		gotB, _ := os.ReadFile(filepath.Join(dirB, FileName))
 		if !bytes.Equal(gotA, gotB) {
 			t.Fatalf("step %d (%s): from what it knew\n%s\nfrom the file\n%s", step, what, gotA, gotB)
+		}
+	}
+	// Entries written afresh keep their text: the next write copies them.
+	for i, e := range a.known.list.Approvals {
+		if _, copied := e.written().(json.RawMessage); !copied {
+			t.Errorf("entry %d (%s) would be written again, not copied", i, e.Command)
 		}
 	}
 	if !bytes.Equal(read.encode(), readBefore) {

@@ -43,6 +43,9 @@ type Options struct {
 type Items struct {
 	Len  int
 	Item func(i int) any
+	// Wrote, when set, is told where each item's text is in the output
+	// Marshal returns: [start, end).
+	Wrote func(i, start, end int)
 }
 
 // The placeholders of non-finite numbers under Options.Embed. A JSON
@@ -142,11 +145,11 @@ func (w *writer) value(v any, depth int) {
 	case json.RawMessage:
 		w.buf.Write(t)
 	case []string:
-		w.list(len(t), func(i int) any { return t[i] }, depth)
+		w.list(len(t), func(i int) any { return t[i] }, nil, depth)
 	case []any:
-		w.list(len(t), func(i int) any { return t[i] }, depth)
+		w.list(len(t), func(i int) any { return t[i] }, nil, depth)
 	case Items:
-		w.list(t.Len, t.Item, depth)
+		w.list(t.Len, t.Item, t.Wrote, depth)
 	case *Object:
 		if t == nil {
 			w.buf.WriteString("null")
@@ -185,7 +188,7 @@ func (w *writer) number(s string) {
 	w.buf.WriteString(s)
 }
 
-func (w *writer) list(n int, item func(int) any, depth int) {
+func (w *writer) list(n int, item func(int) any, wrote func(i, start, end int), depth int) {
 	if n == 0 {
 		w.buf.WriteString("[]")
 		return
@@ -198,7 +201,11 @@ func (w *writer) list(n int, item func(int) any, depth int) {
 		if w.opts.Indent > 0 {
 			w.newline(depth + 1)
 		}
+		start := w.buf.Len()
 		w.value(item(i), depth+1)
+		if wrote != nil {
+			wrote(i, start, w.buf.Len())
+		}
 	}
 	if w.opts.Indent > 0 {
 		w.newline(depth)

@@ -161,6 +161,11 @@ func findCases() []findCase {
 		{"cd project", `sh -c 'cd "$CLAUDE_PROJECT_DIR" && ./x.sh'`, []string{"/bin/sh", "$PROJ/x.sh"}, ""},
 		{"cd then relative cd", `sh -c 'cd $CLAUDE_PROJECT_DIR && cd sub && ./x.sh'`, []string{"/bin/sh", "$PROJ/sub/x.sh"}, ""},
 		{"relative in sh -c", "sh -c './x.sh'", []string{"/bin/sh"}, "relative path"},
+		// The shell runs rules.sh (the backslash escapes the carriage
+		// return, the line feed ends tool's command); the parser would join
+		// the lines and take rules.sh for tool's argument.
+		{"CRLF in sh -c", "sh -c 'tool \\\r\n$ROOT/s/rules.sh'", []string{"/bin/sh"}, "CRLF line end"},
+		{"NUL in sh -c", "sh -c 'tool \\\x00\n$ROOT/s/rules.sh'", []string{"/bin/sh"}, "NUL byte"},
 		{"cd in a pipe side does not carry", `sh -c 'cd /tmp | ./x.sh'`, []string{"/bin/sh"}, "relative path"},
 		{"redirects are data", "sh -c 'tool > $ROOT/s/out.sh 2>>$ROOT/s/err.sh < $ROOT/s/in.sh'", []string{"/bin/sh", "$BIN/tool"}, ""},
 		{"tool arguments are data", "sh -c 'tool $ROOT/s/x.sh; tool2 -f $ROOT/s/y.py'", []string{"/bin/sh", "$BIN/tool", "$BIN/tool2"}, ""},

@@ -28,6 +28,20 @@ func (f *finder) shell(src, shellName string, sc scope) {
 		f.unpinnable(fmt.Sprintf("shell code nested more than %d levels deep", maxDepth))
 		return
 	}
+	if strings.IndexByte(src, 0) >= 0 {
+		// No process is given a NUL byte (it ends a C string); the parser
+		// reads past it.
+		f.unpinnable(fmt.Sprintf("the %s code holds a NUL byte, which the shell is never given; its code is not judged", shellName))
+		return
+	}
+	if strings.Contains(src, "\r\n") {
+		// The parser drops a carriage return before a line feed, and reads
+		// a backslash before one as a line continuation; the shell keeps
+		// it in the word: `echo \<CR><LF>./x.sh` runs ./x.sh, which the
+		// parser would take for echo's argument.
+		f.unpinnable(fmt.Sprintf("the %s code has a CRLF line end, which the shell reads differently from this parser (the carriage return is part of a word); its code is not judged", shellName))
+		return
+	}
 	file, err := syntax.NewParser(syntax.Variant(shellLang(shellName))).Parse(strings.NewReader(src), "")
 	if err != nil {
 		f.unpinnable(fmt.Sprintf("the %s code cannot be parsed: %v", shellName, err))

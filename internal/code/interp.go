@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/hermes-hooks/hermes/internal/regfile"
+	"github.com/hermes-hooks/hermes/internal/shell"
 )
 
 // interp is how one interpreter family reads its command line (SPEC §23
@@ -325,14 +325,7 @@ func (f *finder) shebang(path string, depth int) {
 // file is opened: a FIFO planted as a hook's program would block an open
 // for reading forever (and with it list, doctor or scan).
 func readShebang(path string) (interp, arg string, ok bool) {
-	fh, err := regfile.Open(path)
-	if err != nil {
-		return "", "", false
-	}
-	defer fh.Close()
-	buf := make([]byte, 256)
-	n, _ := fh.Read(buf)
-	return ShebangLine(buf[:n])
+	return ShebangLine(shell.ReadHead(path))
 }
 
 // Shebang is the `#!` line of the file at path, as readShebang reads it:

@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -62,5 +64,41 @@ func BenchmarkFindManyArgs(b *testing.B) {
 				FindArgv([]string{script, fmt.Sprintf("%07d", i)}, env)
 			}
 		})
+	}
+}
+
+// HashBang is a script's #! line (line feed kept, 256 bytes at most), nil
+// for a file without one or that is not regular (a FIFO does not block
+// it), read once: a script rewritten after is answered as first read.
+func TestMemoHashBang(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, body string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(body), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	long := "#!/" + strings.Repeat("x", 300) + "\n"
+	m := &Memo{}
+	for _, c := range []struct{ path, want string }{
+		{write("a.sh", "#!/bin/sh -e\necho hi\n"), "#!/bin/sh -e\n"},
+		{write("crlf.sh", "#!/bin/sh\r\necho\r\n"), "#!/bin/sh\r\n"},
+		{write("plain.py", "print(1)\n"), ""},
+		{write("long.sh", long), long[:256]},
+		{fifo, ""},
+		{filepath.Join(dir, "missing"), ""},
+	} {
+		if got := m.HashBang(c.path); string(got) != c.want {
+			t.Errorf("%s: %q, want %q", filepath.Base(c.path), got, c.want)
+		}
+	}
+	write("a.sh", "#!/bin/bash\n")
+	if got := string(m.HashBang(filepath.Join(dir, "a.sh"))); got != "#!/bin/sh -e\n" {
+		t.Errorf("read again: %q", got)
 	}
 }

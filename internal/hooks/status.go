@@ -150,7 +150,9 @@ func (s *Setup) SafePaths() *safepath.Checker {
 // and read ten #! lines, not a thousand. For display only, like the other
 // caches of Inspect.
 func (s *Setup) checkExecutable(path string, firstWord bool) error {
-	return s.execChecks.Get(execKey{path, firstWord}, func() error { return shell.CheckExecutable(path, firstWord) })
+	return s.execChecks.Get(execKey{path, firstWord}, func() error {
+		return shell.CheckExecutableWith(path, firstWord, s.codeMemo.HashBang)
+	})
 }
 
 // present is an lstat once per path for the invocation, for display.

@@ -315,20 +315,16 @@ func startError(err error, argv0 string) string {
 // The name is returned as the kernel reads it: up to a space, tab or
 // newline, so a CRLF line gives "/bin/sh\r".
 func missingInterpreter(argv0 string) string {
+	return missingInterpreterIn(argv0, readHead)
+}
+
+// missingInterpreterIn is missingInterpreter with the file's first bytes
+// read by head.
+func missingInterpreterIn(argv0 string, head func(path string) []byte) string {
 	if !strings.Contains(argv0, "/") {
 		return ""
 	}
-	f, err := os.OpenFile(argv0, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return ""
-	}
-	defer f.Close()
-	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
-		return ""
-	}
-	buf := make([]byte, 256)
-	n, _ := io.ReadFull(f, buf)
-	line := buf[:n]
+	line := head(argv0)
 	if !bytes.HasPrefix(line, []byte("#!")) {
 		return ""
 	}
@@ -344,6 +340,28 @@ func missingInterpreter(argv0 string) string {
 		return ""
 	}
 	return interp
+}
+
+// HeadSize is how much of a file ReadHead reads: more than a #! line the
+// kernel takes.
+const HeadSize = 256
+
+// ReadHead is the first HeadSize bytes of the regular file at path (fewer
+// when it is shorter), nil when it is not a regular file or cannot be read.
+func ReadHead(path string) []byte { return readHead(path) }
+
+func readHead(path string) []byte {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return nil
+	}
+	buf := make([]byte, HeadSize)
+	n, _ := io.ReadFull(f, buf)
+	return buf[:n]
 }
 
 // KillGroup sends SIGKILL to the whole process group led by pid. Errors are

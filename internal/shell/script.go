@@ -100,6 +100,12 @@ func ScriptWordIndex(argv []string) (idx int, file bool) {
 // only needs to be readable. Permissions are asked of the kernel for our
 // effective ids, so root and ACLs are judged as exec would judge them.
 func CheckExecutable(path string, firstWord bool) error {
+	return CheckExecutableWith(path, firstWord, readHead)
+}
+
+// CheckExecutableWith is CheckExecutable reading the #! line from what
+// head (ReadHead, or a cache of it) gives.
+func CheckExecutableWith(path string, firstWord bool, head func(path string) []byte) error {
 	if firstWord && !strings.Contains(path, "/") {
 		return fmt.Errorf("script %q: not found in PATH (or not executable there); give its full path or install it", path)
 	}
@@ -118,7 +124,7 @@ func CheckExecutable(path string, firstWord bool) error {
 		if err := unix.Faccessat(unix.AT_FDCWD, path, unix.X_OK, unix.AT_EACCESS); err != nil {
 			return fmt.Errorf("script %q is not executable (mode %s); run chmod +x on it", path, info.Mode().Perm())
 		}
-		if interp := missingInterpreter(path); interp != "" {
+		if interp := missingInterpreterIn(path, head); interp != "" {
 			return fmt.Errorf("script %q names interpreter %q on its #! line, which does not exist (a CRLF line end shows as \\r: save the script with LF line ends)", path, interp)
 		}
 		return nil

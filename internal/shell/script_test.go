@@ -1,6 +1,8 @@
 package shell
 
 import (
+	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -101,7 +103,20 @@ func TestCheckExecutable(t *testing.T) {
 		t.Fatal(err)
 	}
 	crlf := writeFile(t, filepath.Join(dir, "crlf.sh"), "#!/bin/sh\r\necho hi\r\n", 0o755)
+	nointerp := writeFile(t, filepath.Join(dir, "nointerp.sh"), "#!  /no/such/interp -x\necho\n", 0o755)
+	long := writeFile(t, filepath.Join(dir, "long.sh"), "#!/no/"+strings.Repeat("x", 300)+"\n", 0o755)
 	root := os.Geteuid() == 0
+	// The head a cache keeps (code.Memo.HashBang): the #! line alone.
+	firstLine := func(path string) []byte {
+		head := ReadHead(path)
+		if !bytes.HasPrefix(head, []byte("#!")) {
+			return nil
+		}
+		if i := bytes.IndexByte(head, '\n'); i >= 0 {
+			head = head[:i+1]
+		}
+		return head
+	}
 
 	cases := []struct {
 		name      string
@@ -122,6 +137,8 @@ func TestCheckExecutable(t *testing.T) {
 		{name: "fifo", path: fifo, firstWord: true, wantErr: "is not a regular file"},
 		{name: "CRLF shebang", path: crlf, firstWord: true, wantErr: `names interpreter "/bin/sh\r" on its #! line, which does not exist`},
 		{name: "CRLF shebang after interpreter", path: crlf},
+		{name: "missing interpreter", path: nointerp, firstWord: true, wantErr: `names interpreter "/no/such/interp"`},
+		{name: "#! line longer than the head", path: long, firstWord: true, wantErr: `names interpreter "/no/xxx`},
 		{name: "bare name not in PATH", path: "missing-cmd", firstWord: true, wantErr: "not found in PATH"},
 		// root reads everything, so this row can only fail for others.
 		{name: "unreadable after interpreter", path: secret, wantErr: "is not readable", skip: root},
@@ -133,6 +150,10 @@ func TestCheckExecutable(t *testing.T) {
 				t.Skip("running as root")
 			}
 			err := CheckExecutable(tc.path, tc.firstWord)
+			// Reading the #! line through a cache of it says the same.
+			if with := CheckExecutableWith(tc.path, tc.firstWord, firstLine); fmt.Sprint(with) != fmt.Sprint(err) {
+				t.Fatalf("with the #! line cached: %v; read now: %v", with, err)
+			}
 			if tc.wantErr == "" {
 				if err != nil {
 					t.Fatalf("CheckExecutable(%q, %v) = %v; want nil", tc.path, tc.firstWord, err)

@@ -36,7 +36,7 @@ func fastDecodeWith(body []byte, take func([]PathStep, *yaml.Node)) (doc *yaml.N
 		return nil, false // empty: yaml.v3 says io.EOF, cheaply
 	}
 	root, ok := p.block(p.indent)
-	if !ok || !p.eof {
+	if !ok || !p.eof || p.marker {
 		return nil, false
 	}
 	doc = p.node()
@@ -81,6 +81,7 @@ type fastParser struct {
 	// text, its indentation and its end (before the line feed).
 	line, start, indent, end int
 	eof                      bool
+	marker                   bool // a line was a document marker ("---", "...")
 	// The line restEmpty left (its number and start), where the null of
 	// a key or entry with nothing after it is.
 	leftLine, leftStart int
@@ -139,6 +140,9 @@ func (p *fastParser) next() {
 		}
 		if i == end || p.text[i] == '#' {
 			continue
+		}
+		if i == start && end-start >= 3 && (p.text[i:i+3] == "---" || p.text[i:i+3] == "...") && (end-start == 3 || p.text[i+3] == ' ') {
+			p.marker = true // a document marker, "... :" included: left to yaml.v3
 		}
 		p.start, p.indent, p.end, p.at = start, i-start, end, i
 		return

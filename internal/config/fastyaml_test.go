@@ -104,6 +104,8 @@ func TestFastDecodeLeaves(t *testing.T) {
 		"a: 1\r\n",
 		"---\na: 1\n",
 		"a: 1\n...\n",
+		"... :\n",            // a document end, then a key yaml.v3 refuses
+		"a: 1\n... \nb: 2\n", // a document end with a space after it
 		"a: 1\n---\nb: 2\n",
 		"%YAML 1.1\n---\na: 1\n",
 		"a: b: c\n",

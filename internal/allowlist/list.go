@@ -159,8 +159,6 @@ func (l *List) filter(keep func(Entry) bool) int {
 	return removed
 }
 
-// encode writes the list as Python's json.dumps(indent=2, sort_keys=True,
-// ensure_ascii=False) would, without a trailing newline.
 // clone is a copy of l that a change of either leaves the other as it is
 // (entries are replaced in a list, never changed in place).
 func (l *List) clone() *List {
@@ -171,6 +169,8 @@ func (l *List) clone() *List {
 	return &c
 }
 
+// encode writes the list as Python's json.dumps(indent=2, sort_keys=True,
+// ensure_ascii=False) would, without a trailing newline.
 func (l *List) encode() []byte { return l.encodeWith(Entry.written, nil) }
 
 // encodeKeeping is encode that also has each entry written afresh keep

@@ -315,7 +315,7 @@ func startError(err error, argv0 string) string {
 // The name is returned as the kernel reads it: up to a space, tab or
 // newline, so a CRLF line gives "/bin/sh\r".
 func missingInterpreter(argv0 string) string {
-	return missingInterpreterIn(argv0, readHead)
+	return missingInterpreterIn(argv0, ReadHead)
 }
 
 // missingInterpreterIn is missingInterpreter with the file's first bytes
@@ -348,9 +348,8 @@ const HeadSize = 256
 
 // ReadHead is the first HeadSize bytes of the regular file at path (fewer
 // when it is shorter), nil when it is not a regular file or cannot be read.
-func ReadHead(path string) []byte { return readHead(path) }
-
-func readHead(path string) []byte {
+// The file is opened without blocking: a FIFO does not hang it.
+func ReadHead(path string) []byte {
 	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil

@@ -100,7 +100,7 @@ func ScriptWordIndex(argv []string) (idx int, file bool) {
 // only needs to be readable. Permissions are asked of the kernel for our
 // effective ids, so root and ACLs are judged as exec would judge them.
 func CheckExecutable(path string, firstWord bool) error {
-	return CheckExecutableWith(path, firstWord, readHead)
+	return CheckExecutableWith(path, firstWord, ReadHead)
 }
 
 // CheckExecutableWith is CheckExecutable reading the #! line from what

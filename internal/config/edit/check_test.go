@@ -67,7 +67,7 @@ func TestCheckEachItem(t *testing.T) {
 			t.Errorf("%s: not checked item by item", c.name)
 			continue
 		}
-		whole := d.checkWhole(body, c.want)
+		whole := d.checkWhole(body, c.want, d.expect(c.want))
 		if (each == nil) != (c.bad == "") || (each != nil && !strings.Contains(each.Error(), c.bad)) {
 			t.Errorf("%s: item by item: %v, want %q", c.name, each, c.bad)
 		}
@@ -99,7 +99,7 @@ func FuzzCheckEachItem(f *testing.F) {
 		if !done {
 			return
 		}
-		if whole := d.checkWhole(body, identity); (whole == nil) != (each == nil) {
+		if whole := d.checkWhole(body, identity, d.expect(identity)); (whole == nil) != (each == nil) {
 			t.Fatalf("whole %v, item by item %v\n--- old\n%s\n--- new\n%s", whole, each, src, body)
 		}
 	})

@@ -39,30 +39,48 @@ var errDiffers = &UnsafeError{"the result would not read back as the intended ch
 // and means want(old meaning) as the agent reads it (YAML 1.1, SPEC §14):
 // the new entry must hold exactly the strings, numbers and booleans given.
 func (d *Doc) check(body []byte, want func(old any) (any, error)) error {
-	cmp := comparer{budget: 2 * max(maxAgentNodes, 2*len(body))}
-	if oldA, ok := agentViewOf(d.root, len(d.body)); ok {
-		if expA, err := want(oldA); err == nil {
-			if err, done := d.checkEachItem(body, expA, &cmp); done {
-				return err
-			}
+	exp := d.expect(want)
+	if exp.ok && exp.err == nil {
+		if err, done := d.checkEachItem(body, exp.view, newComparer(body)); done {
+			return err
 		}
 	}
-	return d.checkWhole(body, want)
+	return d.checkWhole(body, want, exp)
+}
+
+// expectation is what the edited text must mean as the agent reads it:
+// want of the old text's view (view, or err when want refused it). ok is
+// false when the old view ran out of budget.
+type expectation struct {
+	view any
+	err  error
+	ok   bool
+}
+
+// expect is want of the old text's view, built once for both checks.
+func (d *Doc) expect(want func(old any) (any, error)) expectation {
+	oldA, ok := agentViewOf(d.root, len(d.body))
+	exp := expectation{ok: ok}
+	if ok {
+		exp.view, exp.err = want(oldA)
+	}
+	return exp
+}
+
+// newComparer is a comparer whose budget suits a document of body's size.
+func newComparer(body []byte) *comparer {
+	return &comparer{budget: 2 * max(maxAgentNodes, 2*len(body))}
 }
 
 // checkWhole is check by the views of the whole old and new trees.
-func (d *Doc) checkWhole(body []byte, want func(old any) (any, error)) error {
+func (d *Doc) checkWhole(body []byte, want func(old any) (any, error), exp expectation) error {
 	nd, err := Parse(body)
 	if err != nil {
 		return &UnsafeError{fmt.Sprintf("the result would not be read: %v", err)}
 	}
-	// The views are built from the trees already parsed, in one pass each.
-	oldA, okOld := agentViewOf(d.root, len(d.body))
-	newA, okNew := agentViewOf(nd.root, len(body))
-	cmp := comparer{budget: 2 * max(maxAgentNodes, 2*len(body))}
-	if okOld && okNew {
-		expA, err := want(oldA)
-		same := err == nil && cmp.same(expA, newA)
+	if newA, okNew := agentViewOf(nd.root, len(body)); exp.ok && okNew {
+		cmp := newComparer(body)
+		same := exp.err == nil && cmp.same(exp.view, newA)
 		if cmp.budget >= 0 {
 			if !same {
 				return errDiffers

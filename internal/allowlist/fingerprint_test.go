@@ -151,6 +151,28 @@ func TestFingerprintFiles(t *testing.T) {
 	if g := fp.Of(""); !errors.Is(g.Err, ErrNoScript) {
 		t.Errorf("no path: %+v", g)
 	}
+	// Sizes around the page the old buffer had and the snapshot's limit:
+	// each hashed whole, its bytes kept up to the limit.
+	for _, n := range []int{1, 4095, 4096, 4097, 64 << 10, MaxSnapshot} {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = byte(i*7 + n)
+		}
+		p := filepath.Join(dir, fmt.Sprintf("size-%d", n))
+		os.WriteFile(p, b, 0o700)
+		if g := FingerprintNow(p); g.Err != nil || g.SHA256 != shaOf(b) || len(g.Content) != n || string(g.Content) != string(b) {
+			t.Errorf("%d bytes: err %v, %d bytes kept, sha %s", n, g.Err, len(g.Content), g.SHA256)
+		}
+	}
+	// A file holding more than its stated size (0 for /proc files): read
+	// to its end all the same.
+	want, err := os.ReadFile("/proc/self/cmdline")
+	if err != nil || len(want) == 0 {
+		t.Skip("no /proc/self/cmdline")
+	}
+	if g := FingerprintNow("/proc/self/cmdline"); g.Err != nil || g.SHA256 != shaOf(want) || string(g.Content) != string(want) {
+		t.Errorf("/proc/self/cmdline (stated size 0): err %v, %q, want %q", g.Err, g.Content, want)
+	}
 }
 
 func TestFingerprinterHashesOncePerPath(t *testing.T) {

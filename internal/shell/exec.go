@@ -355,11 +355,19 @@ func ReadHead(path string) []byte {
 		return nil
 	}
 	defer f.Close()
-	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
 		return nil
 	}
 	buf := make([]byte, HeadSize)
-	n, _ := io.ReadFull(f, buf)
+	n, _ := f.Read(buf)
+	if n < HeadSize && int64(n) < fi.Size() {
+		// Short of what the file held when asked: read on (a hook's
+		// script, read whole at once, needs no second read to find its
+		// end).
+		m, _ := io.ReadFull(f, buf[n:])
+		n += m
+	}
 	return buf[:n]
 }
 

@@ -23,6 +23,8 @@ type Decoding struct {
 	Panicked    any   // yaml.v3 panicked on the input (it does on some malformed input)
 	// FirstRead: the first document was read (Err is nil or io.EOF).
 	FirstRead bool
+	// Fast: read by fastDecode, which takes no anchor, alias or tag.
+	Fast bool
 }
 
 // Decode decodes body's first document and tries a second. A config in
@@ -30,7 +32,7 @@ type Decoding struct {
 // would build, several times faster; any other by yaml.v3.
 func Decode(body []byte) (p *Decoding) {
 	if doc, ok := fastDecode(body); ok {
-		return &Decoding{Body: body, Doc: *doc, FirstRead: true, SecondErr: io.EOF}
+		return &Decoding{Body: body, Doc: *doc, FirstRead: true, SecondErr: io.EOF, Fast: true}
 	}
 	return decodeYAMLv3(body)
 }

@@ -217,6 +217,38 @@ func TestLoadExpandsEnvironment(t *testing.T) {
 	}
 }
 
+// TestLoadExpandsWrittenAsEscapes: a reference the file spells only
+// through escapes ("\x24{", "\u0024{", a "$" and "{" joined across an
+// escaped line break) is a reference once read, and is expanded; a file
+// with neither "${" nor a backslash is read unexpanded, its tree shared
+// with the decoding offered to an edit.
+func TestLoadExpandsWrittenAsEscapes(t *testing.T) {
+	env := MapEnv(map[string]string{"DIR": "/opt/h"})
+	for _, src := range []string{
+		"hooks:\n  pre_tool_call:\n    - command: \"\\x24{DIR}/a.sh\"\n",
+		"hooks:\n  pre_tool_call:\n    - command: \"\\u0024{DIR}/a.sh\"\n",
+		"hooks:\n  pre_tool_call:\n    - command: \"$\\\n      {DIR}/a.sh\"\n",
+	} {
+		f, err := Load(writeConfig(t, src), env)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmd := f.Hooks.Content[1].Content[0].Content[1]
+		if cmd.Value != "/opt/h/a.sh" || len(f.Expansions) != 1 {
+			t.Errorf("%q: command %q, %d expansions; want /opt/h/a.sh, 1", src, cmd.Value, len(f.Expansions))
+		}
+	}
+	src := "hooks:\n  pre_tool_call:\n    - command: /opt/$DIR/{DIR}/a.sh\n"
+	f, err := Load(writeConfig(t, src), env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := TakeDecoding([]byte(src))
+	if p == nil || Deref(&p.Doc).Content[1] != f.Hooks || len(f.Expansions) != 0 {
+		t.Errorf("a file with nothing to expand: decoding %v, tree shared %v, %d expansions", p != nil, p != nil && Deref(&p.Doc).Content[1] == f.Hooks, len(f.Expansions))
+	}
+}
+
 func TestLoadSettings(t *testing.T) {
 	def := DefaultSettings()
 	tests := []struct {

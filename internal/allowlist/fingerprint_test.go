@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/hermes-hooks/hermes/internal/shell"
 )
 
 func shaOf(b []byte) string {
@@ -204,5 +206,56 @@ func TestFingerprinterHashesOncePerPath(t *testing.T) {
 		if !ok || n.(*atomic.Int32).Load() != 1 {
 			t.Errorf("%s hashed %v times, want 1", p, n)
 		}
+	}
+}
+
+// TestHeadReadsWithTheHash: Head answers as shell.ReadHead does, for
+// every kind of file; a small script's fingerprint comes with it, so Of
+// then hashes nothing, and is the fingerprint Of would have made; a big
+// one, or one Of had answered already, is left to Of.
+func TestHeadReadsWithTheHash(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, b []byte) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, b, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	small := write("small.sh", []byte("#!/bin/sh\necho hi\n"))
+	long := make([]byte, headWhole+1)
+	copy(long, "#!/usr/bin/env python3\n")
+	big := write("big.py", long)
+	empty := write("empty.sh", nil)
+	before := write("before.sh", []byte("#!/bin/bash\n"))
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	computed := map[string]int{}
+	var mu sync.Mutex
+	f := &Fingerprinter{compute: func(p string) Fingerprint {
+		mu.Lock()
+		computed[p]++
+		mu.Unlock()
+		return fingerprintFile(p)
+	}}
+	f.Of(before)
+	for _, p := range []string{small, big, empty, before, fifo, dir, filepath.Join(dir, "nope")} {
+		want := shell.ReadHead(p)
+		if got := f.Head(p, shell.HeadSize); string(got) != string(want) || (got == nil) != (want == nil) {
+			t.Errorf("Head(%s) = %q, want %q", filepath.Base(p), got, want)
+		}
+	}
+	for _, p := range []string{small, big, empty, before} {
+		if got, want := f.Of(p), fingerprintFile(p); got.SHA256 != want.SHA256 || !got.Mtime.Equal(want.Mtime) || string(got.Content) != string(want.Content) || got.Err != nil {
+			t.Errorf("Of(%s) after Head = %+v, want %+v", filepath.Base(p), got, want)
+		}
+	}
+	if computed[small] != 0 || computed[empty] != 0 {
+		t.Errorf("small scripts hashed again after Head: %v", computed)
+	}
+	if computed[big] != 1 || computed[before] != 1 {
+		t.Errorf("a big script and one hashed before Head: %v, want once each", computed)
 	}
 }

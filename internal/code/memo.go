@@ -24,6 +24,9 @@ type Memo struct {
 	// folders resolves each folder's symlinks once, for scripts of their
 	// own in few folders.
 	folders safepath.Resolver
+	// ReadHead reads the first shell.HeadSize bytes of a file as
+	// shell.ReadHead does (nil: shell.ReadHead), for HashBang.
+	ReadHead func(path string) []byte
 }
 
 type privateKey struct {
@@ -103,7 +106,11 @@ func (m *Memo) readShebang(path string) (interp, arg string, ok bool) {
 // more than needed). Only the line is kept.
 func (m *Memo) HashBang(path string) []byte {
 	return m.get(askHead, path, func() any {
-		head := shell.ReadHead(path)
+		read := shell.ReadHead
+		if m != nil && m.ReadHead != nil {
+			read = m.ReadHead
+		}
+		head := read(path)
 		if !bytes.HasPrefix(head, []byte("#!")) {
 			return []byte(nil)
 		}

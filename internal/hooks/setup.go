@@ -12,6 +12,7 @@ import (
 	"github.com/hermes-hooks/hermes/internal/hookspec"
 	"github.com/hermes-hooks/hermes/internal/memo"
 	"github.com/hermes-hooks/hermes/internal/safepath"
+	"github.com/hermes-hooks/hermes/internal/shell"
 )
 
 // Setup is everything one invocation knows about the user's hooks: where
@@ -41,9 +42,10 @@ type Setup struct {
 	checkoutOnce sync.Once
 	checkoutDir  string // the git work tree holding the config, looked for once
 
-	execChecks memo.Map[execKey, error]
-	presence   sync.Map  // path → bool: something is there (display only)
-	codeMemo   code.Memo // what finding hooks' code asked of the disk (display and planning only)
+	execChecks   memo.Map[execKey, error]
+	interpreters memo.Map[string, bool] // interpreter path → there (display only)
+	presence     sync.Map               // path → bool: something is there (display only)
+	codeMemo     code.Memo              // what finding hooks' code asked of the disk (display and planning only)
 }
 
 // Load finds HERMES_HOME and the config file, reads the config and parses
@@ -75,7 +77,7 @@ func load(req config.Request, readAhead bool) (*Setup, error) {
 		return nil, err
 	}
 	cat := catalog.NewCatalogue(file.Settings.ExtraEvents)
-	return &Setup{
+	s := &Setup{
 		Loc:          loc,
 		Config:       file,
 		Catalogue:    cat,
@@ -84,7 +86,11 @@ func load(req config.Request, readAhead bool) (*Setup, error) {
 		Env:          env,
 		UserHome:     req.UserHome,
 		Fingerprints: allowlist.NewFingerprinter(),
-	}, nil
+	}
+	// A script's #! line is read with its hash, for display and planning
+	// alike: one open of each script, not two.
+	s.codeMemo.ReadHead = func(path string) []byte { return s.Fingerprints.Head(path, shell.HeadSize) }
+	return s, nil
 }
 
 // Diagnostics are the config's problems: settings first, then the hooks

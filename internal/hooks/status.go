@@ -151,7 +151,7 @@ func (s *Setup) SafePaths() *safepath.Checker {
 // caches of Inspect.
 func (s *Setup) checkExecutable(path string, firstWord bool) error {
 	return s.execChecks.Get(execKey{path, firstWord}, func() error {
-		return shell.CheckExecutableWith(path, firstWord, s.codeMemo.HashBang)
+		return shell.CheckExecutableWith(path, firstWord, shell.ExecProbes{Head: s.codeMemo.HashBang, Exists: s.interpreterThere})
 	})
 }
 
@@ -163,6 +163,16 @@ func (s *Setup) present(path string) bool {
 	_, err := os.Lstat(path)
 	s.presence.Store(path, err == nil)
 	return err == nil
+}
+
+// interpreterThere is a stat of an interpreter named on a #! line, once
+// per interpreter for the invocation (100,000 scripts name one), for
+// display.
+func (s *Setup) interpreterThere(path string) bool {
+	return s.interpreters.Get(path, func() bool {
+		_, err := os.Stat(path)
+		return err == nil
+	})
 }
 
 type execKey struct {

@@ -28,8 +28,17 @@ type resolved struct {
 // joined with that component; anything else, and any error, is
 // filepath.EvalSymlinks's own answer.
 func (r *Resolver) EvalSymlinks(path string) (string, error) {
+	real, _, err := r.evalSymlinksInfo(path)
+	return real, err
+}
+
+// evalSymlinksInfo is EvalSymlinks, with the lstat of the file it
+// resolved to when it made one (nil otherwise): the Checker judges the
+// file by it rather than asking again.
+func (r *Resolver) evalSymlinksInfo(path string) (string, fs.FileInfo, error) {
 	if r == nil || !filepath.IsAbs(path) || filepath.Clean(path) != path || path == "/" {
-		return filepath.EvalSymlinks(path)
+		real, err := filepath.EvalSymlinks(path)
+		return real, nil, err
 	}
 	dir, base := filepath.Split(path)
 	d := r.dirs.Get(dir, func() resolved {
@@ -37,12 +46,14 @@ func (r *Resolver) EvalSymlinks(path string) (string, error) {
 		return resolved{real, err}
 	})
 	if d.err != nil {
-		return filepath.EvalSymlinks(path)
+		real, err := filepath.EvalSymlinks(path)
+		return real, nil, err
 	}
 	real := filepath.Join(d.real, base)
 	fi, err := os.Lstat(real)
 	if err != nil || fi.Mode()&fs.ModeSymlink != 0 {
-		return filepath.EvalSymlinks(path)
+		real, err := filepath.EvalSymlinks(path)
+		return real, nil, err
 	}
-	return real, nil
+	return real, fi, nil
 }

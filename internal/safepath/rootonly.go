@@ -24,7 +24,7 @@ type RootOnlyCache map[string]error
 
 // Check is RootOnly(path), with the folders' verdicts shared.
 func (c RootOnlyCache) Check(path string) error {
-	abs, real, err := resolve(nil, path)
+	abs, real, _, err := resolve(nil, path)
 	if err != nil {
 		return err
 	}

@@ -82,25 +82,32 @@ func (c *Checker) Check(path string) error {
 }
 
 func (c *Checker) check(path string) error {
-	abs, real, err := resolve(&c.folders, path)
+	abs, real, fi, err := resolve(&c.folders, path)
 	if err != nil {
 		return err
 	}
-	return chains(abs, real, c.checkOne)
+	return chains(abs, real, func(p string, isFile bool) error {
+		if fi != nil && isFile && p == real {
+			// The file as resolving it found it: judged without another
+			// lstat (one per script of 100,000).
+			return c.checks.Get(p, func() error { return c.judgeInfo(p, isFile, fi) })
+		}
+		return c.checkOne(p, isFile)
+	})
 }
 
 // resolve is path made absolute, and the file it resolves to (by r, which
-// may be nil).
-func resolve(r *Resolver, path string) (abs, real string, err error) {
+// may be nil), with that file's lstat when resolving made one.
+func resolve(r *Resolver, path string) (abs, real string, fi fs.FileInfo, err error) {
 	abs, err = filepath.Abs(path)
 	if err != nil {
-		return "", "", err
+		return "", "", nil, err
 	}
-	real, err = r.EvalSymlinks(abs)
+	real, fi, err = r.evalSymlinksInfo(abs)
 	if err != nil {
-		return "", "", &Problem{Path: abs, Reason: "cannot be examined: " + unwrap(err)}
+		return "", "", nil, &Problem{Path: abs, Reason: "cannot be examined: " + unwrap(err)}
 	}
-	return abs, real, nil
+	return abs, real, fi, nil
 }
 
 // chains asks one of real (the file, isFile) and every folder above it up
@@ -139,6 +146,11 @@ func (c *Checker) judge(path string, isFile bool) error {
 	if err != nil {
 		return &Problem{Path: path, Reason: "cannot be examined: " + unwrap(err)}
 	}
+	return c.judgeInfo(path, isFile, fi)
+}
+
+// judgeInfo is judge of the file whose lstat is fi.
+func (c *Checker) judgeInfo(path string, isFile bool, fi fs.FileInfo) error {
 	if fi.Mode()&fs.ModeSymlink != 0 {
 		// A link's own mode means nothing; its folder (checked too) decides
 		// who may replace it, and its target is checked through the

@@ -315,14 +315,17 @@ func startError(err error, argv0 string) string {
 // The name is returned as the kernel reads it: up to a space, tab or
 // newline, so a CRLF line gives "/bin/sh\r".
 func missingInterpreter(argv0 string) string {
-	return missingInterpreterIn(argv0, ReadHead)
+	return missingInterpreterIn(argv0, ExecProbes{})
 }
 
-// missingInterpreterIn is missingInterpreter with the file's first bytes
-// read by head.
-func missingInterpreterIn(argv0 string, head func(path string) []byte) string {
+// missingInterpreterIn is missingInterpreter asking p.
+func missingInterpreterIn(argv0 string, p ExecProbes) string {
 	if !strings.Contains(argv0, "/") {
 		return ""
+	}
+	head := p.Head
+	if head == nil {
+		head = ReadHead
 	}
 	line := head(argv0)
 	if !bytes.HasPrefix(line, []byte("#!")) {
@@ -336,7 +339,11 @@ func missingInterpreterIn(argv0 string, head func(path string) []byte) string {
 	if interp == "" {
 		return ""
 	}
-	if _, err := os.Stat(interp); err == nil {
+	if p.Exists != nil {
+		if p.Exists(interp) {
+			return ""
+		}
+	} else if _, err := os.Stat(interp); err == nil {
 		return ""
 	}
 	return interp

@@ -100,12 +100,18 @@ func ScriptWordIndex(argv []string) (idx int, file bool) {
 // only needs to be readable. Permissions are asked of the kernel for our
 // effective ids, so root and ACLs are judged as exec would judge them.
 func CheckExecutable(path string, firstWord bool) error {
-	return CheckExecutableWith(path, firstWord, ReadHead)
+	return CheckExecutableWith(path, firstWord, ExecProbes{})
 }
 
-// CheckExecutableWith is CheckExecutable reading the #! line from what
-// head (ReadHead, or a cache of it) gives.
-func CheckExecutableWith(path string, firstWord bool, head func(path string) []byte) error {
+// ExecProbes are what CheckExecutableWith asks of files besides the
+// script's own stat and access: caches of them, for display and planning.
+type ExecProbes struct {
+	Head   func(path string) []byte // a file's first bytes; nil: ReadHead
+	Exists func(path string) bool   // whether an interpreter is there; nil: a stat now
+}
+
+// CheckExecutableWith is CheckExecutable asking p.
+func CheckExecutableWith(path string, firstWord bool, p ExecProbes) error {
 	if firstWord && !strings.Contains(path, "/") {
 		return fmt.Errorf("script %q: not found in PATH (or not executable there); give its full path or install it", path)
 	}
@@ -124,7 +130,7 @@ func CheckExecutableWith(path string, firstWord bool, head func(path string) []b
 		if err := unix.Faccessat(unix.AT_FDCWD, path, unix.X_OK, unix.AT_EACCESS); err != nil {
 			return fmt.Errorf("script %q is not executable (mode %s); run chmod +x on it", path, info.Mode().Perm())
 		}
-		if interp := missingInterpreterIn(path, head); interp != "" {
+		if interp := missingInterpreterIn(path, p); interp != "" {
 			return fmt.Errorf("script %q names interpreter %q on its #! line, which does not exist (a CRLF line end shows as \\r: save the script with LF line ends)", path, interp)
 		}
 		return nil

@@ -117,6 +117,13 @@ func TestCheckExecutable(t *testing.T) {
 		}
 		return head
 	}
+	// A cache of which interpreters are there, asked once each.
+	asked := map[string]int{}
+	exists := func(path string) bool {
+		asked[path]++
+		_, err := os.Stat(path)
+		return err == nil
+	}
 
 	cases := []struct {
 		name      string
@@ -151,7 +158,7 @@ func TestCheckExecutable(t *testing.T) {
 			}
 			err := CheckExecutable(tc.path, tc.firstWord)
 			// Reading the #! line through a cache of it says the same.
-			if with := CheckExecutableWith(tc.path, tc.firstWord, firstLine); fmt.Sprint(with) != fmt.Sprint(err) {
+			if with := CheckExecutableWith(tc.path, tc.firstWord, ExecProbes{Head: firstLine, Exists: exists}); fmt.Sprint(with) != fmt.Sprint(err) {
 				t.Fatalf("with the #! line cached: %v; read now: %v", with, err)
 			}
 			if tc.wantErr == "" {
@@ -164,5 +171,8 @@ func TestCheckExecutable(t *testing.T) {
 				t.Fatalf("CheckExecutable(%q, %v) = %v; want an error naming the path and saying %q", tc.path, tc.firstWord, err, tc.wantErr)
 			}
 		})
+	}
+	if asked["/no/such/interp"] == 0 || asked["/bin/sh"] == 0 {
+		t.Errorf("the interpreters were not asked of the probe: %v", asked)
 	}
 }

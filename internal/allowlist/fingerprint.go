@@ -187,11 +187,9 @@ func hashOpen(fp Fingerprint, f *os.File, fi fs.FileInfo) Fingerprint {
 		}
 		h.Write(content) // it grew while read: on below
 	}
-	// A buffer the size of the script (plus the byte that finds its end),
-	// at least a page and at most 64 KiB: a fresh 64 KiB for a 30-byte
-	// hook is 16 pages the kernel must fault in and zero, on every
-	// run-event (which hashes the script twice).
-	buf := make([]byte, min(max(fi.Size()+1, 4<<10), 64<<10))
+	// Here only for a script over the snapshot limit, or one that grew
+	// while read: small scripts were read straight into their snapshot.
+	buf := make([]byte, 64<<10)
 	for {
 		n, err := f.Read(buf)
 		h.Write(buf[:n])

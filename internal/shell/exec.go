@@ -339,14 +339,20 @@ func missingInterpreterIn(argv0 string, p ExecProbes) string {
 	if interp == "" {
 		return ""
 	}
-	if p.Exists != nil {
-		if p.Exists(interp) {
-			return ""
-		}
-	} else if _, err := os.Stat(interp); err == nil {
+	exists := p.Exists
+	if exists == nil {
+		exists = statOK
+	}
+	if exists(interp) {
 		return ""
 	}
 	return interp
+}
+
+// statOK reports whether a stat of path (links followed) succeeds now.
+func statOK(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }
 
 // HeadSize is how much of a file ReadHead reads: more than a #! line the

@@ -2,7 +2,6 @@ package code
 
 import (
 	"bytes"
-	"os"
 
 	"github.com/hermes-hooks/hermes/internal/memo"
 	"github.com/hermes-hooks/hermes/internal/safepath"
@@ -21,9 +20,11 @@ import (
 type Memo struct {
 	m        memo.Map[memoKey, any]
 	privates memo.Map[[3]string, privateKey] // newFinder's folders, by Home, HermesHome, ProjectDir
-	// folders resolves each folder's symlinks once, for scripts of their
-	// own in few folders.
-	folders safepath.Resolver
+	// Files resolves each folder's symlinks once, for scripts of their
+	// own in few folders, and lstats each file once: one the invocation's
+	// other caches share (nil: the Memo's own).
+	Files *safepath.Resolver
+	own   safepath.Resolver
 	// ReadHead reads the first shell.HeadSize bytes of a file as
 	// shell.ReadHead does (nil: shell.ReadHead), for HashBang.
 	ReadHead func(path string) []byte
@@ -68,13 +69,21 @@ func (m *Memo) get(op byte, path string, ask func() any) any {
 	return m.m.Get(memoKey{op: op, path: path}, ask)
 }
 
-func (m *Memo) evalSymlinks(path string) (string, error) {
-	var folders *safepath.Resolver // nil: nothing remembered
-	if m != nil {
-		folders = &m.folders
+// files is the resolver m asks through; nil (nothing remembered) for a
+// nil m.
+func (m *Memo) files() *safepath.Resolver {
+	switch {
+	case m == nil:
+		return nil
+	case m.Files != nil:
+		return m.Files
 	}
+	return &m.own
+}
+
+func (m *Memo) evalSymlinks(path string) (string, error) {
 	r := m.get(askReal, path, func() any {
-		real, err := folders.EvalSymlinks(path)
+		real, err := m.files().EvalSymlinks(path)
 		return realPath{real, err}
 	}).(realPath)
 	return r.real, r.err
@@ -82,7 +91,7 @@ func (m *Memo) evalSymlinks(path string) (string, error) {
 
 func (m *Memo) isRegular(path string) bool {
 	return m.get(askRegular, path, func() any {
-		fi, err := os.Stat(path)
+		fi, err := m.files().Stat(path)
 		return err == nil && fi.Mode().IsRegular()
 	}).(bool)
 }

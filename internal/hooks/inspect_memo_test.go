@@ -53,6 +53,11 @@ func TestInspectAsGuardDecidesAsNow(t *testing.T) {
 			}
 		}
 	}
+	// Each script's lstat is asked once, by one resolver the caches share
+	// (the check of its owner, the code finder, presence, CheckExecutable).
+	if s.SafePaths().Resolver != &s.files || s.codeMemo.Files != &s.files {
+		t.Errorf("the path checker and the code memo do not share the Setup's resolver")
+	}
 	// The cases are what they say they are.
 	for i, allowed := range []bool{true, true, false, false, false, true, true, true, true} {
 		if got := s.InspectAsGuard(s.Parsed.Specs[i], list); got.Allowed() != allowed {

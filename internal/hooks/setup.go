@@ -44,8 +44,8 @@ type Setup struct {
 
 	execChecks   memo.Map[execKey, error]
 	interpreters memo.Map[string, bool] // interpreter path → there (display only)
-	presence     sync.Map               // path → bool: something is there (display only)
 	codeMemo     code.Memo              // what finding hooks' code asked of the disk (display and planning only)
+	files        safepath.Resolver      // each script's lstat and folder, shared by the caches above (display and planning only)
 }
 
 // Load finds HERMES_HOME and the config file, reads the config and parses
@@ -90,6 +90,7 @@ func load(req config.Request, readAhead bool) (*Setup, error) {
 	// A script's #! line is read with its hash, for display and planning
 	// alike: one open of each script, not two.
 	s.codeMemo.ReadHead = func(path string) []byte { return s.Fingerprints.Head(path, shell.HeadSize) }
+	s.codeMemo.Files = &s.files
 	return s, nil
 }
 

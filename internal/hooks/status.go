@@ -141,7 +141,10 @@ func (s *Setup) inspectInto(h *ShellHook, spec *hookspec.Spec, list *allowlist.L
 
 // safePaths is the invocation's cached path checker, for display.
 func (s *Setup) SafePaths() *safepath.Checker {
-	s.pathsOnce.Do(func() { s.paths = safepath.New(os.Getuid()) })
+	s.pathsOnce.Do(func() {
+		s.paths = safepath.New(os.Getuid())
+		s.paths.Resolver = &s.files
+	})
 	return s.paths
 }
 
@@ -151,17 +154,13 @@ func (s *Setup) SafePaths() *safepath.Checker {
 // caches of Inspect.
 func (s *Setup) checkExecutable(path string, firstWord bool) error {
 	return s.execChecks.Get(execKey{path, firstWord}, func() error {
-		return shell.CheckExecutableWith(path, firstWord, shell.ExecProbes{Head: s.codeMemo.HashBang, Exists: s.interpreterThere})
+		return shell.CheckExecutableWith(path, firstWord, shell.ExecProbes{Stat: s.files.Stat, Head: s.codeMemo.HashBang, Exists: s.interpreterThere})
 	})
 }
 
 // present is an lstat once per path for the invocation, for display.
 func (s *Setup) present(path string) bool {
-	if v, ok := s.presence.Load(path); ok {
-		return v.(bool)
-	}
-	_, err := os.Lstat(path)
-	s.presence.Store(path, err == nil)
+	_, err := s.files.Lstat(path)
 	return err == nil
 }
 

@@ -36,8 +36,10 @@ type Checker struct {
 	dbErr  error
 	checks memo.Map[string, error] // per folder or file of a chain
 	paths  memo.Map[string, error] // per path given to Check
-	// folders resolves each folder's symlinks once for the paths given.
-	folders Resolver
+	// Resolver resolves each folder's symlinks once for the paths given,
+	// and lstats each file once: New makes one; a Checker may share the
+	// one of the invocation's other caches. Nil remembers nothing.
+	Resolver *Resolver
 }
 
 // User is a line of /etc/passwd that matters here.
@@ -57,7 +59,7 @@ type Group struct {
 // New returns a Checker for the user with this uid, reading the account
 // databases of the machine.
 func New(uid int) *Checker {
-	return &Checker{UID: uid, Users: readPasswd, Groups: readGroup}
+	return &Checker{UID: uid, Users: readPasswd, Groups: readGroup, Resolver: new(Resolver)}
 }
 
 // Problem says who else could change a path and why.
@@ -82,7 +84,7 @@ func (c *Checker) Check(path string) error {
 }
 
 func (c *Checker) check(path string) error {
-	abs, real, fi, err := resolve(&c.folders, path)
+	abs, real, fi, err := resolve(c.Resolver, path)
 	if err != nil {
 		return err
 	}

@@ -104,10 +104,11 @@ func CheckExecutable(path string, firstWord bool) error {
 }
 
 // ExecProbes are what CheckExecutableWith asks of files besides the
-// script's own stat and access: caches of them, for display and planning.
+// script's access: caches of them, for display and planning.
 type ExecProbes struct {
-	Head   func(path string) []byte // a file's first bytes; nil: ReadHead
-	Exists func(path string) bool   // whether an interpreter is there; nil: a stat now
+	Stat   func(path string) (fs.FileInfo, error) // the script's; nil: os.Stat
+	Head   func(path string) []byte               // a file's first bytes; nil: ReadHead
+	Exists func(path string) bool                 // whether an interpreter is there; nil: a stat now
 }
 
 // CheckExecutableWith is CheckExecutable asking p.
@@ -115,7 +116,11 @@ func CheckExecutableWith(path string, firstWord bool, p ExecProbes) error {
 	if firstWord && !strings.Contains(path, "/") {
 		return fmt.Errorf("script %q: not found in PATH (or not executable there); give its full path or install it", path)
 	}
-	info, err := os.Stat(path)
+	stat := os.Stat
+	if p.Stat != nil {
+		stat = p.Stat
+	}
+	info, err := stat(path)
 	switch {
 	case err != nil && (os.IsNotExist(err) || isNotDir(err)):
 		return fmt.Errorf("script %q does not exist", path)

@@ -3,6 +3,7 @@ package shell
 import (
 	"bytes"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -117,6 +118,12 @@ func TestCheckExecutable(t *testing.T) {
 		}
 		return head
 	}
+	// The script's stat, as a cache of it would give it.
+	stats := map[string]int{}
+	stat := func(path string) (fs.FileInfo, error) {
+		stats[filepath.Base(path)]++
+		return os.Stat(path)
+	}
 	// A cache of which interpreters are there, asked once each.
 	asked := map[string]int{}
 	exists := func(path string) bool {
@@ -158,7 +165,7 @@ func TestCheckExecutable(t *testing.T) {
 			}
 			err := CheckExecutable(tc.path, tc.firstWord)
 			// Reading the #! line through a cache of it says the same.
-			if with := CheckExecutableWith(tc.path, tc.firstWord, ExecProbes{Head: firstLine, Exists: exists}); fmt.Sprint(with) != fmt.Sprint(err) {
+			if with := CheckExecutableWith(tc.path, tc.firstWord, ExecProbes{Stat: stat, Head: firstLine, Exists: exists}); fmt.Sprint(with) != fmt.Sprint(err) {
 				t.Fatalf("with the #! line cached: %v; read now: %v", with, err)
 			}
 			if tc.wantErr == "" {
@@ -171,6 +178,9 @@ func TestCheckExecutable(t *testing.T) {
 				t.Fatalf("CheckExecutable(%q, %v) = %v; want an error naming the path and saying %q", tc.path, tc.firstWord, err, tc.wantErr)
 			}
 		})
+	}
+	if stats["nope.sh"] == 0 || stats[filepath.Base(fifo)] == 0 {
+		t.Errorf("the scripts were not stat'd by the probe: %v", stats)
 	}
 	if asked["/no/such/interp"] == 0 || asked["/bin/sh"] == 0 {
 		t.Errorf("the interpreters were not asked of the probe: %v", asked)

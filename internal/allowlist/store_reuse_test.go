@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 
 	"github.com/hermes-hooks/hermes/internal/code"
@@ -104,5 +105,44 @@ func TestUpdateFromWhatItKnows(t *testing.T) {
 		return nil
 	}); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestEncodeOnEveryCPU: a long list, its entries read from a file and made
+// afresh in turn, is written on several CPUs at once (writtenAll) byte for
+// byte as one writer encoding every entry writes it, and each entry made
+// afresh keeps its own text in that output, which reads back as the entry.
+func TestEncodeOnEveryCPU(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	entry := func(i int) Entry {
+		return Entry{Event: "pre_tool_call", Command: fmt.Sprintf("/h/%d.sh \"q\" é", i), ApprovedAt: "2026-12-02T00:00:00Z",
+			ApprovedVia: ViaProtect, Code: []code.File{{Path: fmt.Sprintf("/h/%d.sh", i), SHA256: fmt.Sprint(i)}}}
+	}
+	var made List
+	for i := range 1500 {
+		made.ApproveAll([]Entry{entry(i)})
+	}
+	l, _, corrupt := decode(made.encode(), "t.json")
+	if corrupt != "" {
+		t.Fatal(corrupt)
+	}
+	for i := 1500; i < 3000; i += 2 { // read and new entries interleaved, then new ones
+		l.ApproveAll([]Entry{entry(i)})
+	}
+	for i := 3001; i < 4000; i += 2 {
+		l.ApproveAll([]Entry{entry(i)})
+	}
+	want := l.encodeWith(encoded(l), nil)
+	if got := l.encodeKeeping(); !bytes.Equal(got, want) {
+		t.Fatalf("written on several CPUs:\n%.2000s\none entry at a time:\n%.2000s", got, want)
+	}
+	for i, e := range l.Approvals {
+		if _, copied := e.written().(json.RawMessage); !copied {
+			t.Fatalf("entry %d (%s) keeps no text", i, e.Command)
+		}
+		back, ok := entryFrom(e.src, newText(e.src))
+		if !ok || back.Command != e.Command || !bytes.Contains(want, e.src) {
+			t.Fatalf("entry %d (%s): its text %q reads as %q (%v)", i, e.Command, e.src, back.Command, ok)
+		}
 	}
 }

@@ -83,6 +83,16 @@ func Marshal(v any, opts Options) []byte {
 	return b.Bytes()
 }
 
+// MarshalAt is Marshal of v as it is written nested depth levels deep in
+// a value Marshal writes with the same opts: a part made apart (on another
+// CPU) and put in as a json.RawMessage writes the same bytes.
+func MarshalAt(v any, depth int, opts Options) []byte {
+	var b bytes.Buffer
+	w := writer{buf: &b, opts: opts}
+	w.value(v, depth)
+	return b.Bytes()
+}
+
 type writer struct {
 	buf  *bytes.Buffer
 	opts Options

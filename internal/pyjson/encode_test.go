@@ -1,6 +1,8 @@
 package pyjson
 
 import (
+	"bytes"
+	"encoding/json"
 	"reflect"
 	"testing"
 )
@@ -22,6 +24,26 @@ func TestItemsWrote(t *testing.T) {
 		}
 		if want, _ := Decode(Marshal(values[i], Options{})); !reflect.DeepEqual(got, want) {
 			t.Errorf("item %d: %q reads %#v, want %#v", i, out[sp[0]:sp[1]], got, want)
+		}
+	}
+}
+
+// TestMarshalAt: a part written apart at its depth and put in as a
+// json.RawMessage gives the bytes of the whole written at once, in every
+// layout.
+func TestMarshalAt(t *testing.T) {
+	inner := func() *Object {
+		o := NewObject()
+		o.Set("b", []any{"x", map[string]any{"k": json.Number("1.50"), "e": []any{}}})
+		o.Set("a", "é\n")
+		return o
+	}
+	for _, opts := range []Options{{Indent: 2, SortKeys: true, KeepNumbers: true}, {Indent: 4}, {}, {Compact: true}} {
+		whole := map[string]any{"approvals": []any{inner(), inner()}}
+		part := json.RawMessage(MarshalAt(inner(), 2, opts))
+		apart := map[string]any{"approvals": []any{part, part}}
+		if got, want := Marshal(apart, opts), Marshal(whole, opts); !bytes.Equal(got, want) {
+			t.Errorf("%+v: put together\n%s\nwritten whole\n%s", opts, got, want)
 		}
 	}
 }

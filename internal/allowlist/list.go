@@ -211,10 +211,12 @@ func (l *List) encodeKeeping() []byte {
 func (l *List) writtenAll() (items []any, made []bool) {
 	n := len(l.Approvals)
 	items, made = make([]any, n), make([]bool, n)
+	opts := fileLayout
+	opts.SizeHint = l.itemSize()
 	one := func(i int) {
 		v := l.Approvals[i].written()
 		if _, copied := v.(json.RawMessage); !copied {
-			v, made[i] = json.RawMessage(pyjson.MarshalAt(v, itemDepth, fileLayout)), true
+			v, made[i] = json.RawMessage(pyjson.MarshalAt(v, itemDepth, opts)), true
 		}
 		items[i] = v
 	}
@@ -237,6 +239,14 @@ func (l *List) writtenAll() (items []any, made []bool) {
 	work()
 	wg.Wait()
 	return items, made
+}
+
+// itemSize is about how many bytes an entry takes in the file.
+func (l *List) itemSize() int {
+	if l.perItem == 0 {
+		return 400 // an entry with its code, indented
+	}
+	return l.perItem
 }
 
 // encodeWith is encode with entry i made by item(i), and wrote, when set,
@@ -279,12 +289,8 @@ func (l *List) encodeWith(item func(i int) any, wrote func(entry, start, end int
 		}
 	}
 	top.Set("approvals", items)
-	per := l.perItem
-	if per == 0 {
-		per = 400 // an entry with its code, indented
-	}
 	opts := fileLayout
-	opts.SizeHint = per*len(slots)*9/8 + 256
+	opts.SizeHint = l.itemSize()*len(slots)*9/8 + 256
 	return pyjson.Marshal(top, opts)
 }
 

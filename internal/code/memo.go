@@ -18,7 +18,15 @@ import (
 // Env.Memo is nil and every question is asked now. Safe for concurrent
 // use; the zero Memo is ready.
 type Memo struct {
-	m        memo.Map[memoKey, any]
+	// One map per question, keyed by path: a string hashes faster than
+	// a key of several fields, and an answer of its own type is not put
+	// in an interface (100,000 distinct scripts ask six questions each).
+	reals    memo.Map[string, realPath]      // filepath.EvalSymlinks
+	regulars memo.Map[string, bool]          // os.Stat: a regular file
+	execs    memo.Map[string, bool]          // executable
+	shebangs memo.Map[string, shebangLine]   // readShebang
+	heads    memo.Map[string, []byte]        // HashBang
+	systems  memo.Map[systemKey, bool]       // finder.isSystem, keyed by the private folders too
 	privates memo.Map[[3]string, privateKey] // newFinder's folders, by Home, HermesHome, ProjectDir
 	// Files resolves each folder's symlinks once, for scripts of their
 	// own in few folders, and lstats each file once: one the invocation's
@@ -32,24 +40,13 @@ type Memo struct {
 
 type privateKey struct {
 	dirs []string
-	key  string // dirs joined, a prefix of askSystem's keys
+	key  string // dirs joined: systemKey's scope
 }
 
-type memoKey struct {
-	op    byte
-	scope string // askSystem: the finder's private folders (not joined to path: a string made per lookup)
+type systemKey struct {
+	scope string // the finder's private folders (not joined to path: a string made per lookup)
 	path  string
 }
-
-// The questions a Memo remembers.
-const (
-	askReal    byte = iota // filepath.EvalSymlinks
-	askRegular             // os.Stat: a regular file
-	askExec                // executable
-	askShebang             // readShebang
-	askHead                // HashBang
-	askSystem              // finder.isSystem, keyed by the private folders too
-)
 
 type realPath struct {
 	real string
@@ -61,12 +58,12 @@ type shebangLine struct {
 	ok          bool
 }
 
-// get is ask(), remembered under (op, path) when m is not nil.
-func (m *Memo) get(op byte, path string, ask func() any) any {
+// remember is ask(), remembered in mm under k when m is not nil.
+func remember[K comparable, V any](m *Memo, mm func(*Memo) *memo.Map[K, V], k K, ask func() V) V {
 	if m == nil {
 		return ask()
 	}
-	return m.m.Get(memoKey{op: op, path: path}, ask)
+	return mm(m).Get(k, ask)
 }
 
 // files is the resolver m asks through; nil (nothing remembered) for a
@@ -82,29 +79,29 @@ func (m *Memo) files() *safepath.Resolver {
 }
 
 func (m *Memo) evalSymlinks(path string) (string, error) {
-	r := m.get(askReal, path, func() any {
+	r := remember(m, func(m *Memo) *memo.Map[string, realPath] { return &m.reals }, path, func() realPath {
 		real, err := m.files().EvalSymlinks(path)
 		return realPath{real, err}
-	}).(realPath)
+	})
 	return r.real, r.err
 }
 
 func (m *Memo) isRegular(path string) bool {
-	return m.get(askRegular, path, func() any {
+	return remember(m, func(m *Memo) *memo.Map[string, bool] { return &m.regulars }, path, func() bool {
 		fi, err := m.files().Stat(path)
 		return err == nil && fi.Mode().IsRegular()
-	}).(bool)
+	})
 }
 
 func (m *Memo) executable(path string) bool {
-	return m.get(askExec, path, func() any { return executable(path) }).(bool)
+	return remember(m, func(m *Memo) *memo.Map[string, bool] { return &m.execs }, path, func() bool { return executable(path) })
 }
 
 func (m *Memo) readShebang(path string) (interp, arg string, ok bool) {
-	s := m.get(askShebang, path, func() any {
+	s := remember(m, func(m *Memo) *memo.Map[string, shebangLine] { return &m.shebangs }, path, func() shebangLine {
 		i, a, ok := ShebangLine(m.HashBang(path))
 		return shebangLine{i, a, ok}
-	}).(shebangLine)
+	})
 	return s.interp, s.arg, s.ok
 }
 
@@ -114,20 +111,20 @@ func (m *Memo) readShebang(path string) (interp, arg string, ok bool) {
 // for both (SPEC §29 item 2: 100,000 distinct scripts each opened twice
 // more than needed). Only the line is kept.
 func (m *Memo) HashBang(path string) []byte {
-	return m.get(askHead, path, func() any {
+	return remember(m, func(m *Memo) *memo.Map[string, []byte] { return &m.heads }, path, func() []byte {
 		read := shell.ReadHead
 		if m != nil && m.ReadHead != nil {
 			read = m.ReadHead
 		}
 		head := read(path)
 		if !bytes.HasPrefix(head, []byte("#!")) {
-			return []byte(nil)
+			return nil
 		}
 		if i := bytes.IndexByte(head, '\n'); i >= 0 {
 			head = head[:i+1]
 		}
 		return bytes.Clone(head)
-	}).([]byte)
+	})
 }
 
 // isSystem is f.isSystem(path), remembered for f's private folders.
@@ -135,5 +132,5 @@ func (m *Memo) isSystem(f *finder, path string) bool {
 	if m == nil {
 		return f.isSystemNow(path)
 	}
-	return m.m.Get(memoKey{askSystem, f.memoKey, path}, func() any { return f.isSystemNow(path) }).(bool)
+	return m.systems.Get(systemKey{f.memoKey, path}, func() bool { return f.isSystemNow(path) })
 }

@@ -88,6 +88,7 @@ func Marshal(v any, opts Options) []byte {
 // CPU) and put in as a json.RawMessage writes the same bytes.
 func MarshalAt(v any, depth int, opts Options) []byte {
 	var b bytes.Buffer
+	b.Grow(opts.SizeHint)
 	w := writer{buf: &b, opts: opts}
 	w.value(v, depth)
 	return b.Bytes()

@@ -68,3 +68,23 @@ func TestParseParallelAsSerial(t *testing.T) {
 		}
 	}
 }
+
+// TestParseSizesSpecsOnce: the specs of every event are given their room
+// at once, not event by event (each growth copied every spec so far): the
+// list ends as long as its hooks, within rounding. Events that are
+// unknown or serve no shell hook count for nothing.
+func TestParseSizesSpecsOnce(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("hooks:\n")
+	for _, ev := range []string{"pre_tool_call", "post_tool_call", "on_session_start", "no_such_event"} {
+		fmt.Fprintf(&b, "  %s:\n", ev)
+		for i := range 1000 {
+			fmt.Fprintf(&b, "    - command: /h/x.sh %d\n", i)
+		}
+	}
+	f, _ := parseYAML(t, b.String(), nil)
+	p := Parse(f, catalog.NewCatalogue(nil), config.MapEnv(nil))
+	if n, c := len(p.Specs), cap(p.Specs); n != 3000 || c > n+n/100 {
+		t.Fatalf("%d specs in room for %d; want 3000 in room for at most 1%% more", n, c)
+	}
+}

@@ -280,6 +280,18 @@ func (p *parser) hooks(n *yaml.Node, line int) {
 	for _, d := range dups {
 		p.warn("hooks."+d.Key, d.KeyNode.Line, "%q is given more than once; only the last list is used", d.Key)
 	}
+	// Room for every event's hooks at once: a Spec is large, and growing
+	// the list event by event copied it once per event (four events of
+	// 755,000 hooks: 0.6 s, and 270 MB held by the list and its copy).
+	total := 0
+	for _, pr := range pairs {
+		if ev, ok := p.cat.Lookup(pr.Key); ok && ev.ShellSupported {
+			if v := config.Resolve(pr.Value); v.Kind == config.KindList {
+				total += len(v.Node.Content)
+			}
+		}
+	}
+	p.out.Specs = slices.Grow(p.out.Specs, total)
 	for _, pr := range pairs {
 		switch pr.Key {
 		case OutboundKey:
@@ -311,9 +323,6 @@ func (p *parser) event(pr config.Pair) {
 		p.warn(path, line, "the value of %s must be a list of hooks (entries starting with '-'), got %s; skipped", ev.Name, v.Describe())
 		return
 	}
-	// Room for the event's hooks at once: a Spec is large, and growing
-	// the list by doubling for 755,000 hooks allocated 800 MB.
-	p.out.Specs = slices.Grow(p.out.Specs, len(v.Node.Content))
 	// A map per event, sized for its hooks: one map grown to 755,000
 	// keys was a third of the parse.
 	if p.seen == nil {

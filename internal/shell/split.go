@@ -46,6 +46,22 @@ func Split(s string) ([]string, error) {
 	}
 	for i := 0; i < len(s); i++ {
 		c := s[i]
+		if state == stBlank && !specialInSplit(c) {
+			// A run of plain bytes: a whole word is a substring of s,
+			// no copy (755,000 hooks are split to list them).
+			j := i + 1
+			for j < len(s) && !specialInSplit(s[j]) {
+				j++
+			}
+			if j == len(s) || s[j] == ' ' || s[j] == '\t' || s[j] == '\r' || s[j] == '\n' {
+				words = append(words, s[i:j])
+			} else {
+				tok.WriteString(s[i:j]) // a quote or an escape goes on
+				state = stWord
+			}
+			i = j - 1
+			continue
+		}
 		switch state {
 		case stBlank, stWord:
 			switch c {
@@ -98,6 +114,12 @@ func Split(s string) ([]string, error) {
 		emit()
 	}
 	return words, nil
+}
+
+// specialInSplit reports whether Split treats c other than as a byte of a
+// word: a blank, a quote or a backslash.
+func specialInSplit(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\\' || c == '\'' || c == '"'
 }
 
 // Quote returns s quoted so that Split gives it back as one word, exactly as

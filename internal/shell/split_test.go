@@ -2,6 +2,7 @@ package shell
 
 import (
 	"encoding/json"
+	"math/rand/v2"
 	"os/exec"
 	"reflect"
 	"strings"
@@ -68,13 +69,60 @@ func TestSplit(t *testing.T) {
 // TestSplitMatchesPython runs every table input through Python's shlex.split
 // so the table itself cannot drift from the behaviour it claims to copy.
 func TestSplitMatchesPython(t *testing.T) {
-	py, err := exec.LookPath("python3")
-	if err != nil {
-		t.Skip("python3 not installed")
-	}
 	inputs := make([]string, len(splitCases))
 	for i, tc := range splitCases {
 		inputs[i] = tc.in
+	}
+	for i, r := range pythonSplit(t, inputs) {
+		tc := splitCases[i]
+		if r.Error != tc.wantErr {
+			t.Errorf("shlex.split(%q) error %q; table says %q", tc.in, r.Error, tc.wantErr)
+			continue
+		}
+		if tc.wantErr == "" && !(len(r.Words) == 0 && len(tc.want) == 0) && !reflect.DeepEqual(r.Words, tc.want) {
+			t.Errorf("shlex.split(%q) = %q; table says %q", tc.in, r.Words, tc.want)
+		}
+	}
+}
+
+// TestSplitMatchesPythonRandom: Split agrees with shlex.split on 3,000
+// random strings of words, blanks, quotes and backslashes (plain runs
+// that end a word, run into a quote or an escape, or follow one).
+func TestSplitMatchesPythonRandom(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	parts := []string{"a", "bc", "/h/x.sh", "é", " ", "  ", "\t", "\n", "\\", "'", "\"", "#", "$HOME"}
+	inputs := make([]string, 3000)
+	for i := range inputs {
+		var b strings.Builder
+		for range r.IntN(12) {
+			b.WriteString(parts[r.IntN(len(parts))])
+		}
+		inputs[i] = b.String()
+	}
+	for i, want := range pythonSplit(t, inputs) {
+		got, err := Split(inputs[i])
+		switch {
+		case want.Error != "":
+			if err == nil || err.Error() != want.Error {
+				t.Errorf("Split(%q) = %q, %v; shlex.split says %q", inputs[i], got, err, want.Error)
+			}
+		case err != nil || !(len(got) == 0 && len(want.Words) == 0) && !reflect.DeepEqual(got, want.Words):
+			t.Errorf("Split(%q) = %q, %v; shlex.split says %q", inputs[i], got, err, want.Words)
+		}
+	}
+}
+
+type pythonWords struct {
+	Words []string `json:"words"`
+	Error string   `json:"error"`
+}
+
+// pythonSplit is shlex.split of each input, by python3.
+func pythonSplit(t *testing.T, inputs []string) []pythonWords {
+	t.Helper()
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("python3 not installed")
 	}
 	in, err := json.Marshal(inputs)
 	if err != nil {
@@ -96,23 +144,11 @@ json.dump(out, sys.stdout)
 	if err != nil {
 		t.Fatalf("python3: %v", err)
 	}
-	var results []struct {
-		Words []string `json:"words"`
-		Error string   `json:"error"`
+	var results []pythonWords
+	if err := json.Unmarshal(out, &results); err != nil || len(results) != len(inputs) {
+		t.Fatalf("decoding python output %.200s: %v", out, err)
 	}
-	if err := json.Unmarshal(out, &results); err != nil {
-		t.Fatalf("decoding python output %s: %v", out, err)
-	}
-	for i, tc := range splitCases {
-		r := results[i]
-		if r.Error != tc.wantErr {
-			t.Errorf("shlex.split(%q) error %q; table says %q", tc.in, r.Error, tc.wantErr)
-			continue
-		}
-		if tc.wantErr == "" && !(len(r.Words) == 0 && len(tc.want) == 0) && !reflect.DeepEqual(r.Words, tc.want) {
-			t.Errorf("shlex.split(%q) = %q; table says %q", tc.in, r.Words, tc.want)
-		}
-	}
+	return results
 }
 
 func TestQuote(t *testing.T) {

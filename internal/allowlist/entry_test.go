@@ -279,7 +279,7 @@ func TestWrittenAsRead(t *testing.T) {
 	if _, ok := read.Approvals[1].written().(json.RawMessage); ok {
 		t.Error("a changed entry is written as it was read")
 	}
-	if fast, slow := read.encode(), read.encodeWith(encoded(read), nil); !bytes.Equal(fast, slow) {
+	if fast, slow := read.encode(), read.encodeWith(encoded(read), nil, 0); !bytes.Equal(fast, slow) {
 		t.Fatalf("written as read:\n%s\nencoded:\n%s", fast, slow)
 	}
 	// Every line indented two more: read, unchanged, but not as written here.

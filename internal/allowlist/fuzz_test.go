@@ -44,7 +44,7 @@ func FuzzRead(f *testing.F) {
 		// An entry written as it was read writes what encoding it writes:
 		// the file as read, and the rewrite (every entry as read).
 		for _, l := range []*List{l, l2} {
-			if fast, slow := l.encode(), l.encodeWith(encoded(l), nil); !bytes.Equal(fast, slow) {
+			if fast, slow := l.encode(), l.encodeWith(encoded(l), nil, 0); !bytes.Equal(fast, slow) {
 				t.Fatalf("entries written as read differ from their encoding:\n%s\n%s", fast, slow)
 			}
 		}

@@ -112,6 +112,7 @@ func TestUpdateFromWhatItKnows(t *testing.T) {
 // afresh in turn, is written on several CPUs at once (writtenAll) byte for
 // byte as one writer encoding every entry writes it, and each entry made
 // afresh keeps its own text in that output, which reads back as the entry.
+// The file's buffer is as big as the file.
 func TestEncodeOnEveryCPU(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
 	entry := func(i int) Entry {
@@ -132,9 +133,14 @@ func TestEncodeOnEveryCPU(t *testing.T) {
 	for i := 3001; i < 4000; i += 2 {
 		l.ApproveAll([]Entry{entry(i)})
 	}
-	want := l.encodeWith(encoded(l), nil)
-	if got := l.encodeKeeping(); !bytes.Equal(got, want) {
+	want := l.encodeWith(encoded(l), nil, 0)
+	got := l.encodeKeeping()
+	if !bytes.Equal(got, want) {
 		t.Fatalf("written on several CPUs:\n%.2000s\none entry at a time:\n%.2000s", got, want)
+	}
+	// Its buffer was made the size of the file at once, not grown to it.
+	if n, c := len(got), cap(got); c > n+n/64+4096 {
+		t.Errorf("%d bytes written in a buffer of %d", n, c)
 	}
 	for i, e := range l.Approvals {
 		if _, copied := e.written().(json.RawMessage); !copied {

@@ -161,7 +161,9 @@ func TestFingerprintFiles(t *testing.T) {
 			b[i] = byte(i*7 + n)
 		}
 		p := filepath.Join(dir, fmt.Sprintf("size-%d", n))
-		os.WriteFile(p, b, 0o700)
+		if err := os.WriteFile(p, b, 0o700); err != nil {
+			t.Fatal(err)
+		}
 		if g := FingerprintNow(p); g.Err != nil || g.SHA256 != shaOf(b) || len(g.Content) != n || string(g.Content) != string(b) {
 			t.Errorf("%d bytes: err %v, %d bytes kept, sha %s", n, g.Err, len(g.Content), g.SHA256)
 		}

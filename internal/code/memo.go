@@ -58,14 +58,6 @@ type shebangLine struct {
 	ok          bool
 }
 
-// remember is ask(), remembered in mm under k when m is not nil.
-func remember[K comparable, V any](m *Memo, mm func(*Memo) *memo.Map[K, V], k K, ask func() V) V {
-	if m == nil {
-		return ask()
-	}
-	return mm(m).Get(k, ask)
-}
-
 // files is the resolver m asks through; nil (nothing remembered) for a
 // nil m.
 func (m *Memo) files() *safepath.Resolver {
@@ -78,30 +70,52 @@ func (m *Memo) files() *safepath.Resolver {
 	return &m.own
 }
 
+// Each question below is asked now for a nil m, else once per path.
+
 func (m *Memo) evalSymlinks(path string) (string, error) {
-	r := remember(m, func(m *Memo) *memo.Map[string, realPath] { return &m.reals }, path, func() realPath {
+	ask := func() realPath {
 		real, err := m.files().EvalSymlinks(path)
 		return realPath{real, err}
-	})
+	}
+	var r realPath
+	if m == nil {
+		r = ask()
+	} else {
+		r = m.reals.Get(path, ask)
+	}
 	return r.real, r.err
 }
 
 func (m *Memo) isRegular(path string) bool {
-	return remember(m, func(m *Memo) *memo.Map[string, bool] { return &m.regulars }, path, func() bool {
+	ask := func() bool {
 		fi, err := m.files().Stat(path)
 		return err == nil && fi.Mode().IsRegular()
-	})
+	}
+	if m == nil {
+		return ask()
+	}
+	return m.regulars.Get(path, ask)
 }
 
 func (m *Memo) executable(path string) bool {
-	return remember(m, func(m *Memo) *memo.Map[string, bool] { return &m.execs }, path, func() bool { return executable(path) })
+	ask := func() bool { return executable(path) }
+	if m == nil {
+		return ask()
+	}
+	return m.execs.Get(path, ask)
 }
 
 func (m *Memo) readShebang(path string) (interp, arg string, ok bool) {
-	s := remember(m, func(m *Memo) *memo.Map[string, shebangLine] { return &m.shebangs }, path, func() shebangLine {
+	ask := func() shebangLine {
 		i, a, ok := ShebangLine(m.HashBang(path))
 		return shebangLine{i, a, ok}
-	})
+	}
+	var s shebangLine
+	if m == nil {
+		s = ask()
+	} else {
+		s = m.shebangs.Get(path, ask)
+	}
 	return s.interp, s.arg, s.ok
 }
 
@@ -111,7 +125,7 @@ func (m *Memo) readShebang(path string) (interp, arg string, ok bool) {
 // for both (SPEC §29 item 2: 100,000 distinct scripts each opened twice
 // more than needed). Only the line is kept.
 func (m *Memo) HashBang(path string) []byte {
-	return remember(m, func(m *Memo) *memo.Map[string, []byte] { return &m.heads }, path, func() []byte {
+	ask := func() []byte {
 		read := shell.ReadHead
 		if m != nil && m.ReadHead != nil {
 			read = m.ReadHead
@@ -124,7 +138,11 @@ func (m *Memo) HashBang(path string) []byte {
 			head = head[:i+1]
 		}
 		return bytes.Clone(head)
-	})
+	}
+	if m == nil {
+		return ask()
+	}
+	return m.heads.Get(path, ask)
 }
 
 // isSystem is f.isSystem(path), remembered for f's private folders.

@@ -139,7 +139,7 @@ func (s *Setup) inspectInto(h *ShellHook, spec *hookspec.Spec, list *allowlist.L
 	}
 }
 
-// safePaths is the invocation's cached path checker, for display.
+// SafePaths is the invocation's cached path checker, for display.
 func (s *Setup) SafePaths() *safepath.Checker {
 	s.pathsOnce.Do(func() {
 		s.paths = safepath.New(os.Getuid())

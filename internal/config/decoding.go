@@ -23,16 +23,20 @@ type Decoding struct {
 	Panicked    any   // yaml.v3 panicked on the input (it does on some malformed input)
 	// FirstRead: the first document was read (Err is nil or io.EOF).
 	FirstRead bool
-	// Fast: read by fastDecode, which takes no anchor, alias or tag.
+	// Fast: read by fastDecode, which takes no anchor, alias or tag, and
+	// leaves stubs (IsStub).
 	Fast bool
+	// Values is the number of values (scalars that are not keys, and
+	// aliases) in Doc, stubs' items included; for Fast only.
+	Values int
 }
 
 // Decode decodes body's first document and tries a second. A config in
 // the plain block style is read by fastDecode, the same tree yaml.v3
 // would build, several times faster; any other by yaml.v3.
 func Decode(body []byte) (p *Decoding) {
-	if doc, ok := fastDecode(body); ok {
-		return &Decoding{Body: body, Doc: *doc, FirstRead: true, SecondErr: io.EOF, Fast: true}
+	if doc, values, ok := fastDecodeCounting(body); ok {
+		return &Decoding{Body: body, Doc: *doc, FirstRead: true, SecondErr: io.EOF, Fast: true, Values: values}
 	}
 	return decodeYAMLv3(body)
 }

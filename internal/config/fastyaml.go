@@ -1,6 +1,7 @@
 package config
 
 import (
+	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
@@ -23,25 +24,37 @@ import (
 // are big (SPEC §29 item 2: each parse of a 55 MB config cost seconds).
 // FuzzFastDecode checks it against yaml.v3.
 func fastDecode(body []byte) (doc *yaml.Node, ok bool) {
-	return fastDecodeWith(body, nil)
+	doc, _, ok = fastDecodeCounting(body)
+	return doc, ok
 }
 
-func fastDecodeWith(body []byte, take func([]PathStep, *yaml.Node)) (doc *yaml.Node, ok bool) {
+// fastDecodeCounting is fastDecode, counting the values read (scalars
+// that are not keys).
+func fastDecodeCounting(body []byte) (doc *yaml.Node, values int, ok bool) {
+	p, doc, ok := fastDecodeWith(body, nil)
+	return doc, p.values, ok
+}
+
+// fastDecodeWith is fastDecode handing each outermost item to take (see
+// DecodeEachItem), or, when take is nil, leaving each a stub (see
+// IsStub).
+func fastDecodeWith(body []byte, take func(path []PathStep, item, stub *yaml.Node)) (p *fastParser, doc *yaml.Node, ok bool) {
+	p = &fastParser{take: take, stub: take == nil, arena: &nodeArena{}}
 	if len(body) == 0 || !fastBytes(body) {
-		return nil, false
+		return p, nil, false
 	}
-	p := fastParser{text: string(body), take: take}
+	p.text = string(body)
 	p.next()
 	if p.eof {
-		return nil, false // empty: yaml.v3 says io.EOF, cheaply
+		return p, nil, false // empty: yaml.v3 says io.EOF, cheaply
 	}
 	root, ok := p.block(p.indent)
 	if !ok || !p.eof || p.marker {
-		return nil, false
+		return p, nil, false
 	}
 	doc = p.node()
 	*doc = yaml.Node{Kind: yaml.DocumentNode, Line: root.Line, Column: root.Column, Content: []*yaml.Node{root}}
-	return doc, true
+	return p, doc, true
 }
 
 // fastBytes reports whether every byte of body is one the fast reader
@@ -88,17 +101,32 @@ type fastParser struct {
 	// at is how far the current line has been read (an offset in text):
 	// "- a: 1" is read as a sequence entry, then a mapping from "a".
 	at int
-	// nodes are allocated a slab at a time.
-	slab []yaml.Node
+	// nodes are allocated a slab at a time, of slabSize nodes (1024 when
+	// 0; a slab too small for an item read again doubles).
+	slab     []yaml.Node
+	slabSize int
 	// kids is a stack of children being collected; each collection takes
 	// an exactly sized copy of its own when it ends.
 	kids []*yaml.Node
 	// take, when set, is handed each outermost list item that is a
 	// collection, with its path (see DecodeEachItem); inItem counts the
 	// list items being read.
-	take   func(path []PathStep, item *yaml.Node)
+	take   func(path []PathStep, item, stub *yaml.Node)
 	path   []PathStep
 	inItem int
+	// stub: each outermost list item that is a collection is left in the
+	// tree as a stub (IsStub).
+	stub bool
+	// arena, when set, holds the nodes inside outermost items (with stub
+	// or take), one item at a time: an item handed to take, or read to
+	// leave a stub, is void once the next is read.
+	arena *nodeArena
+	// leftEnd is the end of the content line next last moved past: where
+	// an item that ended there ends.
+	leftEnd int
+	// values counts the values read (scalars that are not keys), stubs'
+	// items included (Decoding.Values).
+	values int
 }
 
 // PathStep is a step down from a document's root: to the value of a
@@ -113,17 +141,92 @@ var Taken = &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
 
 // DecodeEachItem reads body as Decode does, but hands each item of an
 // outermost list (a list not inside another list's item) that is a
-// mapping or a list to take, with its path from the root, as soon as it is
-// read, and leaves Taken in its place in the tree: a check of a 55 MB
-// config's 755,000 hooks, one at a time, needs no tree of them all (SPEC
-// §29 item 2). ok is false when the fast reader does not take body (items
-// may have been handed on already): read it with Decode.
-func DecodeEachItem(body []byte, take func(path []PathStep, item *yaml.Node)) (doc *yaml.Node, ok bool) {
-	return fastDecodeWith(body, take)
+// mapping or a list to take, with its path from the root and its stub
+// (IsStub), as soon as it is read (the item is void once take returns),
+// and leaves Taken in its place in the tree: a check of a 55 MB config's 755,000 hooks, one at a time, needs
+// no tree of them all (SPEC §29 item 2). ok is false when the fast reader
+// does not take body (items may have been handed on already): read it
+// with Decode.
+func DecodeEachItem(body []byte, take func(path []PathStep, item, stub *yaml.Node)) (doc *yaml.Node, ok bool) {
+	_, doc, ok = fastDecodeWith(body, take)
+	return doc, ok
+}
+
+// IsStub reports whether n stands for an item of an outermost list (a
+// list not inside another list's item) that is a mapping or a list, which
+// the fast reader checked and then let go, keeping its position (Kind,
+// Tag, Line, Column) and its text in Value: from the start of the line of
+// its "-" to the end of its last line. Deref reads a stub's item again
+// from that text, afresh each time; a 55 MB config's 755,000 hooks are
+// 755,000 stubs rather than 4.5 million nodes (SPEC §29 item 2), and the
+// strings read from an item are the file's. A stub has no Content, and no
+// mapping or list yaml.v3 reads has a Value.
+func IsStub(n *yaml.Node) bool {
+	return n != nil && (n.Kind == yaml.MappingNode || n.Kind == yaml.SequenceNode) && n.Content == nil && n.Value != ""
+}
+
+// SameStub reports whether stubs a and b hold the same item: the same
+// text, from the start of a line. The fast reader reads an item from its
+// text alone (it takes no anchor, alias or tag), so their items are read
+// alike, lines apart.
+func SameStub(a, b *yaml.Node) bool {
+	return a.Kind == b.Kind && a.Column == b.Column && a.Value == b.Value
+}
+
+// An ItemReader reads stubs' items (IsStub) into memory it uses again:
+// an item it read is void once it reads the next. The zero value is ready.
+type ItemReader struct{ arena nodeArena }
+
+// Read is Deref(n) for a stub, read into r's memory; n itself otherwise.
+func (r *ItemReader) Read(n *yaml.Node) *yaml.Node {
+	if !IsStub(n) {
+		return n
+	}
+	r.arena.reset()
+	r.arena.all = true
+	return unstubInto(n, &r.arena)
+}
+
+// unstub reads the item a stub stands for.
+func unstub(s *yaml.Node) *yaml.Node {
+	// Room for a key and a value on each line, the list and the item.
+	lines := strings.Count(s.Value, "\n") + 1
+	return unstubInto(s, &nodeArena{nodes: make([]yaml.Node, 2*lines+2), all: true})
+}
+
+// unstubInto reads the item a stub stands for, into a: a list of one
+// item, lines numbered from the stub's (an item starting on its "-"'s
+// line, as configs write them; those that start below are numbered
+// again).
+func unstubInto(s *yaml.Node, a *nodeArena) *yaml.Node {
+	p := fastParser{text: s.Value, line: s.Line - 1, arena: a}
+	p.next()
+	seq, ok := p.block(p.indent)
+	if !ok || !p.eof || seq.Kind != yaml.SequenceNode || len(seq.Content) != 1 || seq.Content[0].Kind != s.Kind {
+		// The same text was read once already.
+		panic(fmt.Sprintf("config: the item at line %d no longer reads", s.Line))
+	}
+	n := seq.Content[0]
+	if by := s.Line - n.Line; by != 0 {
+		renumber(n, by)
+	}
+	if n.Line != s.Line || n.Column != s.Column {
+		panic(fmt.Sprintf("config: the item at line %d is read at %d:%d", s.Line, n.Line, n.Column))
+	}
+	return n
+}
+
+// renumber moves every node of n's tree by lines.
+func renumber(n *yaml.Node, lines int) {
+	n.Line += lines
+	for _, c := range n.Content {
+		renumber(c, lines)
+	}
 }
 
 // next moves to the next content line: not blank, not only a comment.
 func (p *fastParser) next() {
+	p.leftEnd = p.end
 	for p.pos < len(p.text) {
 		p.line++
 		start := p.pos
@@ -152,12 +255,72 @@ func (p *fastParser) next() {
 }
 
 func (p *fastParser) node() *yaml.Node {
+	if p.inArena() {
+		return p.arena.node()
+	}
 	if len(p.slab) == 0 {
-		p.slab = make([]yaml.Node, 1024)
+		if p.slabSize == 0 {
+			p.slabSize = 1024
+		}
+		p.slab = make([]yaml.Node, p.slabSize)
+		p.slabSize = min(2*p.slabSize, 1024)
 	}
 	n := &p.slab[0]
 	p.slab = p.slab[1:]
 	return n
+}
+
+// inArena reports whether the node being read goes in the arena: it is
+// inside an outermost item (or the arena takes every node).
+func (p *fastParser) inArena() bool { return p.arena != nil && (p.inItem > 0 || p.arena.all) }
+
+// nodeArena holds the nodes of one item at a time, and their lists of
+// children, in memory reused for the next: reading a 55 MB config's
+// 755,000 hooks to check them, or to leave stubs, makes no garbage of
+// them (SPEC §29 item 2).
+type nodeArena struct {
+	nodes []yaml.Node
+	n     int // nodes used
+	kids  []*yaml.Node
+	k     int // kids used
+	all   bool
+}
+
+func (a *nodeArena) node() *yaml.Node {
+	if a.n == len(a.nodes) {
+		// Those handed out stay where they are, for as long as they
+		// are used.
+		a.nodes, a.n = make([]yaml.Node, max(32, 2*len(a.nodes))), 0
+	}
+	a.n++
+	return &a.nodes[a.n-1]
+}
+
+func (a *nodeArena) content(n int) []*yaml.Node {
+	if a.k+n > len(a.kids) {
+		a.kids, a.k = make([]*yaml.Node, max(128, 2*len(a.kids), n)), 0
+	}
+	a.k += n
+	return a.kids[a.k-n : a.k : a.k]
+}
+
+// reset lets the memory be used again: every node handed out is void.
+func (a *nodeArena) reset() {
+	clear(a.nodes[:a.n])
+	clear(a.kids[:a.k])
+	a.n, a.k = 0, 0
+}
+
+// cloneTree copies n's tree out of an arena.
+func cloneTree(n *yaml.Node) *yaml.Node {
+	cp := *n
+	if n.Content != nil {
+		cp.Content = make([]*yaml.Node, len(n.Content))
+		for i, c := range n.Content {
+			cp.Content[i] = cloneTree(c)
+		}
+	}
+	return &cp
 }
 
 // column is the 1-based column of offset at on the current line, in
@@ -197,12 +360,15 @@ func (p *fastParser) sequence(col int) (*yaml.Node, bool) {
 	seq.Kind, seq.Tag, seq.Line, seq.Column = yaml.SequenceNode, "!!seq", p.line, p.column(p.at)
 	mark := len(p.kids)
 	for !p.eof && p.indent == col && p.at-p.start == col && p.entryAt(p.at) {
-		dash := p.at
+		dash, dashLine := p.at, p.start
 		p.at = skipSpaces(p.text, dash+1, p.end)
 		var item *yaml.Node
 		var ok bool
-		outer := p.take != nil && p.inItem == 0
+		outer := (p.take != nil || p.stub) && p.inItem == 0
 		if outer {
+			p.arena.reset() // the last item is done with
+		}
+		if outer && p.take != nil {
 			p.path = append(p.path, PathStep{Index: len(p.kids) - mark})
 		}
 		p.inItem++
@@ -218,11 +384,28 @@ func (p *fastParser) sequence(col int) (*yaml.Node, bool) {
 		if !ok {
 			return nil, false
 		}
-		if outer {
-			if item.Kind == yaml.MappingNode || item.Kind == yaml.SequenceNode {
-				p.take(p.path, item)
+		if outer && (item.Kind == yaml.MappingNode || item.Kind == yaml.SequenceNode) {
+			text := p.text[dashLine:p.leftEnd]
+			switch {
+			case p.take != nil:
+				p.take(p.path, item, &yaml.Node{Kind: item.Kind, Tag: item.Tag, Line: item.Line, Column: item.Column, Value: text})
 				item = Taken
+			case Refusal(item) == nil:
+				stub := p.node()
+				stub.Kind, stub.Tag, stub.Line, stub.Column, stub.Value = item.Kind, item.Tag, item.Line, item.Column, text
+				item = stub
+			default:
+				// A refused item stays whole, for Refusal of the tree
+				// to find.
+				item = cloneTree(item)
 			}
+		} else if outer {
+			// A scalar item stays, out of the arena.
+			n := p.node()
+			*n = *item
+			item = n
+		}
+		if outer && p.take != nil {
 			p.path = p.path[:len(p.path)-1]
 		}
 		p.kids = append(p.kids, item)
@@ -274,7 +457,12 @@ func (p *fastParser) mapping(col int) (*yaml.Node, bool) {
 
 // collect takes the children gathered since mark off the stack.
 func (p *fastParser) collect(mark int) []*yaml.Node {
-	out := make([]*yaml.Node, len(p.kids)-mark)
+	var out []*yaml.Node
+	if p.inArena() {
+		out = p.arena.content(len(p.kids) - mark)
+	} else {
+		out = make([]*yaml.Node, len(p.kids)-mark)
+	}
 	copy(out, p.kids[mark:])
 	clear(p.kids[mark:])
 	p.kids = p.kids[:mark]
@@ -303,6 +491,7 @@ func (p *fastParser) nested(col int, inMapping bool, mark int) (*yaml.Node, bool
 	// The null's place is on the line restEmpty left.
 	n := p.node()
 	n.Kind, n.Tag, n.Line, n.Column = yaml.ScalarNode, "!!null", p.leftLine, columnOf(p.text[p.leftStart:mark])
+	p.values++
 	return n, true
 }
 
@@ -329,6 +518,7 @@ func (p *fastParser) inline(owner int, entry bool) (*yaml.Node, bool) {
 	if !p.eof && p.indent > owner {
 		return nil, false // a multi-line scalar: left to yaml.v3
 	}
+	p.values++
 	return s, true
 }
 

@@ -16,11 +16,30 @@ import (
 // sameTree says where a and b differ ("" when they do not), comments
 // aside.
 func sameTree(a, b *yaml.Node, path string) string {
+	return sameTreeIn(a, b, path, false, false)
+}
+
+// sameTreeIn is sameTree; isItem: a is an item of a list; inItem: a is
+// inside an item of a list, where a stub is never left. A stub is read
+// again, and must read as yaml.v3's node at its place.
+func sameTreeIn(a, b *yaml.Node, path string, isItem, inItem bool) string {
 	if a == nil || b == nil {
 		if a != b {
 			return path + ": one is nil"
 		}
 		return ""
+	}
+	if IsStub(a) {
+		if inItem || !isItem {
+			return path + ": a stub inside an item, or not an item"
+		}
+		if a.Kind != b.Kind || a.Tag != b.Tag || a.Style != 0 || a.Line != b.Line || a.Column != b.Column {
+			return fmt.Sprintf("%s: stub {kind %v tag %q line %d col %d} yaml.v3 {kind %v tag %q line %d col %d}", path, a.Kind, a.Tag, a.Line, a.Column, b.Kind, b.Tag, b.Line, b.Column)
+		}
+		return sameTreeIn(Deref(a), b, path+"(stub)", false, true)
+	}
+	if isItem && !inItem && (a.Kind == yaml.MappingNode || a.Kind == yaml.SequenceNode) && Refusal(a) == nil {
+		return path + ": an outermost item left whole"
 	}
 	if a.Kind != b.Kind || a.Style != b.Style || a.Tag != b.Tag || a.Value != b.Value || a.Anchor != b.Anchor ||
 		a.Line != b.Line || a.Column != b.Column || len(a.Content) != len(b.Content) || (a.Alias == nil) != (b.Alias == nil) {
@@ -28,7 +47,7 @@ func sameTree(a, b *yaml.Node, path string) string {
 			path, a.Kind, a.Style, a.Tag, a.Value, a.Line, a.Column, len(a.Content), b.Kind, b.Style, b.Tag, b.Value, b.Line, b.Column, len(b.Content))
 	}
 	for i := range a.Content {
-		if d := sameTree(a.Content[i], b.Content[i], fmt.Sprintf("%s/%d", path, i)); d != "" {
+		if d := sameTreeIn(a.Content[i], b.Content[i], fmt.Sprintf("%s/%d", path, i), a.Kind == yaml.SequenceNode, inItem || isItem); d != "" {
 			return d
 		}
 	}
@@ -57,7 +76,25 @@ func checkFast(t *testing.T, src string) bool {
 	if d := sameTree(fast, &slow.Doc, ""); d != "" {
 		t.Fatalf("read otherwise than yaml.v3: %s\n%s", d, src)
 	}
+	if _, values, _ := fastDecodeCounting([]byte(src)); values != countValues(&slow.Doc) {
+		t.Fatalf("counted %d values, yaml.v3's tree has %d:\n%s", values, countValues(&slow.Doc), src)
+	}
 	return true
+}
+
+// countValues counts the scalars that are not keys, and the aliases.
+func countValues(n *yaml.Node) int {
+	switch n.Kind {
+	case yaml.ScalarNode, yaml.AliasNode:
+		return 1
+	}
+	c := 0
+	for i, k := range n.Content {
+		if n.Kind != yaml.MappingNode || i%2 == 1 {
+			c += countValues(k)
+		}
+	}
+	return c
 }
 
 // TestFastDecodeTakes: the shapes configs are written in are taken, and

@@ -53,6 +53,33 @@ type File struct {
 	// secret passed in through the environment is not printed (SPEC §13
 	// rule 11).
 	Expansions map[*yaml.Node]Expansion
+
+	// env and expand are how Item reads a stub's item: expand when the
+	// file may hold ${VAR}.
+	env    Env
+	expand bool
+}
+
+// Item is an item of one of the file's lists as read, ${VAR} expanded as
+// in the rest of the file, and the expansions made in it (see
+// Expansions): n itself and Expansions, unless n is a stub (IsStub),
+// whose item is read and expanded afresh, by r when it is not nil (the
+// item is then void once r reads another).
+func (f *File) Item(r *ItemReader, n *yaml.Node) (*yaml.Node, map[*yaml.Node]Expansion) {
+	if !IsStub(n) {
+		return n, f.Expansions
+	}
+	var item *yaml.Node
+	if r != nil {
+		item = r.Read(n)
+	} else {
+		item = Deref(n)
+	}
+	if !f.expand || !textMayHoldReference(n.Value) {
+		return item, nil
+	}
+	x := map[*yaml.Node]Expansion{}
+	return expandCopy(item, f.env, x), x
 }
 
 // KeyLine is a mapping key and the line it is on.
@@ -153,8 +180,10 @@ func Load(path string, env Env) (*File, error) {
 	case mayHoldReference(data):
 		// Expanded into copies: the tree decoded stays as written, and an
 		// edit of the same bytes in this process reads it rather than
-		// parsing the file again (SPEC §29 item 2).
+		// parsing the file again (SPEC §29 item 2). A stub's item is
+		// expanded when it is read (Item).
 		root = expandCopy(root, env, f.Expansions)
+		f.env, f.expand = env, true
 		OfferDecoding(decoding)
 	default:
 		// Nothing to expand, so no walk of the tree for it (a third of a
@@ -385,6 +414,11 @@ func expandScalar(n *yaml.Node, env Env, written map[*yaml.Node]Expansion) {
 // escape ("\x24{") or join it across a line break.
 func mayHoldReference(data []byte) bool {
 	return bytes.Contains(data, []byte("${")) || bytes.IndexByte(data, '\\') >= 0
+}
+
+// textMayHoldReference is mayHoldReference of a text.
+func textMayHoldReference(text string) bool {
+	return strings.Contains(text, "${") || strings.IndexByte(text, '\\') >= 0
 }
 
 // hasAlias reports whether an alias is anywhere in n (keys included).

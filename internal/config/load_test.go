@@ -196,7 +196,14 @@ func TestLoadExpandsEnvironment(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	entry := f.Hooks.Content[1].Content[0]
+	stub := f.Hooks.Content[1].Content[0]
+	if !IsStub(stub) {
+		t.Fatal("the entry is not a stub: the fast reader did not take the file")
+	}
+	entry, exps := f.Item(nil, stub)
+	if x, ok := exps[entry.Content[1]]; !ok || x.Written != "${DIR}/guard.sh --user ${env:USER_NAME} ${UNSET}x" {
+		t.Errorf("command's expansion = %+v, %v", x, ok)
+	}
 	got := map[string]Value{}
 	pairs, _ := Pairs(entry)
 	for _, p := range pairs {

@@ -63,7 +63,8 @@ func (v Value) Describe() string {
 // anchors in nodes, so following them blindly could loop.
 const maxAliasDepth = 32
 
-// Deref follows aliases and unwraps a document node.
+// Deref follows aliases, unwraps a document node and reads a stub's item
+// (IsStub: a new tree on every call).
 func Deref(n *yaml.Node) *yaml.Node {
 	for i := 0; n != nil && i < maxAliasDepth; i++ {
 		switch n.Kind {
@@ -75,6 +76,9 @@ func Deref(n *yaml.Node) *yaml.Node {
 			}
 			n = n.Content[0]
 		default:
+			if IsStub(n) {
+				return unstub(n)
+			}
 			return n
 		}
 	}

@@ -56,7 +56,9 @@ func AddToConfig(src []byte, h NewHook, env config.Env) ([]byte, error) {
 		return nil, err
 	}
 	if list := d.Lookup([]string{"hooks", h.Event}); list != nil && list.Kind == yaml.SequenceNode {
+		var r config.ItemReader
 		for _, item := range list.Content {
+			item = config.Deref(r.Read(item))
 			cmd, ok := scalarField(item, "command")
 			if !ok || !sameCommand(cmd, h.Command, env) {
 				continue
@@ -145,11 +147,11 @@ func sameCommand(written, given string, env config.Env) bool {
 	return false
 }
 
-// scalarField is the string value of key in a mapping node.
+// scalarField is the string value of key in a mapping node (aliases
+// followed, a stub's item read: read item once with config.Deref to ask
+// for several keys).
 func scalarField(item *yaml.Node, key string) (string, bool) {
-	for item != nil && item.Kind == yaml.AliasNode {
-		item = item.Alias
-	}
+	item = config.Deref(item)
 	if item == nil || item.Kind != yaml.MappingNode {
 		return "", false
 	}

@@ -41,6 +41,7 @@ func AddAllToConfig(ctx context.Context, src []byte, hs []NewHook, env config.En
 				continue
 			}
 			for _, item := range list.Content {
+				item = config.Deref(item)
 				cmd, ok := scalarField(item, "command")
 				if !ok {
 					continue

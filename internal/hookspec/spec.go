@@ -186,12 +186,12 @@ func Parse(f *config.File, cat *catalog.Catalogue, env config.Env) *Parsed {
 	if env == nil {
 		env = config.MapEnv(nil)
 	}
-	p := &parser{file: f.Path, cat: cat, env: env, out: out, expansions: f.Expansions}
+	p := &parser{file: f.Path, cat: cat, env: env, out: out, expansions: f.Expansions, config: f}
 	p.hooks(f.Hooks, f.HooksKeyLine)
 	p.outdented(f.TopKeys)
 	if f.Disabled != nil {
 		off := &Parsed{}
-		q := &parser{file: f.Path, cat: cat, env: env, out: off, expansions: f.Expansions}
+		q := &parser{file: f.Path, cat: cat, env: env, out: off, expansions: f.Expansions, config: f}
 		q.hooks(f.Disabled, f.DisabledKeyLine)
 		for _, s := range off.Specs {
 			s.Disabled = true
@@ -221,16 +221,32 @@ type parser struct {
 	out        *Parsed
 	seen       map[string]map[[2]string]int // index in out.Specs by event, then (matcher, command)
 	expansions map[*yaml.Node]config.Expansion
+	// config reads the items of lists (config.File.Item), with reader;
+	// itemExpansions are the expansions made in the item being parsed.
+	config         *config.File
+	reader         config.ItemReader
+	itemExpansions map[*yaml.Node]config.Expansion
+}
+
+// item reads an item of a list, good until the next is read: a parser
+// keeps no node.
+func (p *parser) item(n *yaml.Node) *yaml.Node {
+	n, p.itemExpansions = p.config.Item(&p.reader, n)
+	return n
 }
 
 // written returns how a string value read as v was written before ${VAR}
 // expansion, when it was expanded.
 func (p *parser) written(n *yaml.Node, v config.Value) (config.Expansion, bool) {
-	if x, ok := p.expansions[n]; ok {
-		return x, true
+	for _, m := range [2]map[*yaml.Node]config.Expansion{p.itemExpansions, p.expansions} {
+		if x, ok := m[n]; ok {
+			return x, true
+		}
+		if x, ok := m[v.Node]; ok {
+			return x, true
+		}
 	}
-	x, ok := p.expansions[v.Node]
-	return x, ok
+	return config.Expansion{}, false
 }
 
 func (p *parser) warn(path string, line int, format string, args ...any) {
@@ -364,7 +380,7 @@ func (p *parser) entries(ev catalog.Event, items []*yaml.Node) {
 	// warnings; the rest it reads is shared and not changed.
 	qs := make([]*parser, workers)
 	for w := range qs {
-		qs[w] = &parser{file: p.file, cat: p.cat, env: p.env, expansions: p.expansions, out: &Parsed{}}
+		qs[w] = &parser{file: p.file, cat: p.cat, env: p.env, expansions: p.expansions, config: p.config, out: &Parsed{}}
 	}
 	for lo := 0; lo < len(items); lo += chunk {
 		hi := min(lo+chunk, len(items))
@@ -432,6 +448,7 @@ func (p *parser) unknownEvent(name string) string {
 func (p *parser) entry(ev catalog.Event, i int, item *yaml.Node) (Spec, bool) {
 	path := "hooks." + ev.Name + "[" + strconv.Itoa(i) + "]" // not Sprintf: once per hook
 	s := Spec{Event: ev.Name, Index: i, Timeout: DefaultTimeout, File: p.file, Line: item.Line}
+	item = p.item(item)
 	v := config.Resolve(item)
 	if v.Kind != config.KindMapping {
 		p.warn(path, item.Line, "a hook must be a mapping with a command (command: ...), got %s; skipped", v.Describe())

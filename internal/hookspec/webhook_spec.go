@@ -60,6 +60,7 @@ func (p *parser) webhooks(pr config.Pair) {
 func (p *parser) webhook(i int, item *yaml.Node) (Webhook, bool) {
 	path := fmt.Sprintf("hooks.%s[%d]", OutboundKey, i)
 	w := Webhook{Index: i, Timeout: DefaultWebhookTimeout, File: p.file, Line: item.Line}
+	item = p.item(item)
 	v := config.Resolve(item)
 	if v.Kind != config.KindMapping {
 		p.warn(path, item.Line, "a webhook must be a mapping with url and events, got %s; skipped", v.Describe())

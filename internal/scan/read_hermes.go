@@ -66,10 +66,11 @@ func hermesShellHooks(f *config.File, rel string) []Hook {
 			continue
 		}
 		for _, item := range list.Node.Content {
+			item, exps := f.Item(nil, item)
 			if config.Resolve(item).Kind != config.KindMapping {
 				continue
 			}
-			entry, _ := config.Pairs(config.Deref(item))
+			entry, _ := config.Pairs(item)
 			var cmd *yaml.Node
 			var matcher *string
 			for _, e := range entry {
@@ -78,7 +79,7 @@ func hermesShellHooks(f *config.File, rel string) []Hook {
 					cmd = e.Value
 				case "matcher":
 					if v := config.Resolve(e.Value); v.Kind == config.KindString {
-						m := strings.TrimSpace(written(f, v.Node))
+						m := strings.TrimSpace(written(exps, v.Node))
 						if m != "" {
 							matcher = &m
 						}
@@ -93,15 +94,16 @@ func hermesShellHooks(f *config.File, rel string) []Hook {
 				continue
 			}
 			out = append(out, Hook{File: rel, Line: cmd.Line, Event: p.Key, Matcher: matcher,
-				Command: strings.TrimSpace(written(f, v.Node))})
+				Command: strings.TrimSpace(written(exps, v.Node))})
 		}
 	}
 	return out
 }
 
-// written is a string value as the file has it, before expansion.
-func written(f *config.File, n *yaml.Node) string {
-	if x, ok := f.Expansions[n]; ok {
+// written is a string value as the file has it, before expansion: exps
+// are the expansions made in its item (config.File.Item).
+func written(exps map[*yaml.Node]config.Expansion, n *yaml.Node) string {
+	if x, ok := exps[n]; ok {
 		return x.Written
 	}
 	return n.Value

@@ -65,6 +65,10 @@ func agentValue(n *yaml.Node, budget *int) any {
 	case yaml.SequenceNode:
 		out := make([]any, 0, len(n.Content))
 		for _, c := range n.Content {
+			if config.IsStub(c) {
+				out = append(out, lazyItem{c}) // not read to learn its kind
+				continue
+			}
 			if d := config.Deref(c); d != nil && (d.Kind == yaml.MappingNode || d.Kind == yaml.SequenceNode) {
 				out = append(out, lazyItem{c})
 				continue

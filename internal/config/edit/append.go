@@ -246,7 +246,7 @@ func kindName(v *yaml.Node) string {
 // has it: the example new values are quoted after.
 func firstValue(seq *yaml.Node, key string) *yaml.Node {
 	for _, it := range seq.Content {
-		if it.Kind == yaml.MappingNode {
+		if it = unstubbed(it); it.Kind == yaml.MappingNode {
 			if _, v := findKey(it, key); v != nil && v.Kind == yaml.ScalarNode {
 				return v
 			}

@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/hermes-hooks/hermes/internal/config"
 )
 
 // layout is how the file indents, so new text looks like the old.
@@ -18,9 +20,12 @@ type layout struct {
 func (d *Doc) layoutOf(prefer *yaml.Node) layout {
 	l := layout{unit: -1, seqIndent: -1, itemOff: -1}
 	for _, top := range []*yaml.Node{prefer, d.root} {
-		walkPairs(top, func(k, v *yaml.Node) {
+		walkPairs(top, func(k, v *yaml.Node) bool {
+			if l.unit >= 0 && l.seqIndent >= 0 && l.itemOff >= 0 {
+				return false
+			}
 			if v.Style&yaml.FlowStyle != 0 || v.Line == k.Line {
-				return
+				return true
 			}
 			switch v.Kind {
 			case yaml.MappingNode:
@@ -37,6 +42,7 @@ func (d *Doc) layoutOf(prefer *yaml.Node) layout {
 					}
 				}
 			}
+			return true
 		})
 	}
 	if l.unit <= 0 {
@@ -52,29 +58,80 @@ func (d *Doc) layoutOf(prefer *yaml.Node) layout {
 }
 
 // walkPairs calls fn for every key/value pair of every mapping under n,
-// in document order, without following aliases.
-func walkPairs(n *yaml.Node, fn func(k, v *yaml.Node)) {
+// in document order, without following aliases, stubs' items read
+// (config.IsStub), until fn returns false; it reports whether it went
+// through them all.
+func walkPairs(n *yaml.Node, fn func(k, v *yaml.Node) bool) bool {
 	if n == nil {
-		return
+		return true
 	}
+	if config.IsStub(n) && !mayNest(n.Value) {
+		return true // none of its pairs has a block value fn might use
+	}
+	n = unstubbed(n)
 	if n.Kind == yaml.MappingNode {
 		for i := 0; i+1 < len(n.Content); i += 2 {
-			fn(n.Content[i], n.Content[i+1])
+			if !fn(n.Content[i], n.Content[i+1]) {
+				return false
+			}
 		}
 	}
 	for _, c := range n.Content {
-		walkPairs(c, fn)
+		if !walkPairs(c, fn) {
+			return false
+		}
 	}
+	return true
+}
+
+// mayNest reports whether the item written as text may hold a key whose
+// value is a mapping or a list in block style: a line ends with ':', a
+// comment aside (any " #" may start one). Reading every hook of a 55 MB
+// config to learn that none does cost seconds (SPEC §29 item 2).
+func mayNest(text string) bool {
+	for line := range strings.Lines(text) {
+		line = strings.TrimRight(line, " \r\n")
+		for {
+			if strings.HasSuffix(line, ":") {
+				return true
+			}
+			i := strings.LastIndex(line, " #")
+			if i < 0 {
+				break
+			}
+			line = strings.TrimRight(line[:i], " ")
+		}
+	}
+	return false
 }
 
 // nextLine is the line of the first node after n's subtree in document
 // order (the next key or item, at any level up), or one past the last
 // line: the text of n's subtree ends before it.
 func (d *Doc) nextLine(n *yaml.Node) int {
+	if line, ok := nextIn(d.root, n); ok {
+		return line
+	}
+	return d.numLines() + 1
+}
+
+// nextLineIn is nextLine of n, a node of item, which was read from node,
+// the list item in the document (a stub, config.IsStub): the nodes of a
+// stub's item are not in the document's tree.
+func (d *Doc) nextLineIn(node, item, n *yaml.Node) int {
+	if line, ok := nextIn(item, n); ok {
+		return line
+	}
+	return d.nextLine(node)
+}
+
+// nextIn is the line of the first node after n's subtree in document
+// order within root's subtree; ok is false when there is none.
+func nextIn(root, n *yaml.Node) (line int, ok bool) {
 	// One walk in document order that stops at the answer, without
 	// listing the nodes: it runs once per edited item, and a list of a
 	// 55 MB document's nodes was 34 MB (SPEC §29 item 2).
-	line, passed := 0, false
+	passed := false
 	var walk func(*yaml.Node) bool
 	walk = func(x *yaml.Node) bool {
 		if passed {
@@ -89,10 +146,7 @@ func (d *Doc) nextLine(n *yaml.Node) int {
 		passed = passed || x == n
 		return false
 	}
-	if d.root != nil && walk(d.root) {
-		return line
-	}
-	return d.numLines() + 1
+	return line, root != nil && walk(root)
 }
 
 // lastContent is the last line in [from, limit) that is not blank and not

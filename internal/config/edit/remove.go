@@ -9,7 +9,8 @@ import (
 )
 
 // Match decides whether an item of a list is removed. key is the key of
-// the list in the mapping, index the item's position in it.
+// the list in the mapping, index the item's position in it; item is as
+// written (an alias is not followed), a stub's item read.
 type Match func(key string, index int, item *yaml.Node) bool
 
 // Remove deletes, from every list that is a value of the mapping at path,
@@ -24,7 +25,7 @@ func (d *Doc) Remove(path []string, match Match) ([]byte, int, error) {
 	err := d.eachList(path, func(l list) error {
 		var idx []int
 		for j, it := range l.seq.Content {
-			if match(l.key.Value, j, it) {
+			if match(l.key.Value, j, unstubbed(it)) {
 				idx = append(idx, j)
 			}
 		}

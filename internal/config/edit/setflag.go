@@ -44,7 +44,8 @@ func (d *Doc) SetTrue(path []string, field string, pick Pick) ([]byte, int, erro
 		case fv != nil:
 			return refused(fv.Line, "%s: %s is not a scalar; set it to true by hand", it.name, field)
 		default:
-			if cv.Line != ck.Line || cv.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0 || d.nextLine(cv) > cv.Line+1 && !d.blankOrCommentUntil(cv.Line+1, d.nextLine(cv)) {
+			next := d.nextLineIn(it.node, it.item, cv)
+			if cv.Line != ck.Line || cv.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0 || next > cv.Line+1 && !d.blankOrCommentUntil(cv.Line+1, next) {
 				return refused(cv.Line, "%s: the command spans several lines; add %s: true by hand", it.name, field)
 			}
 			sp = append(sp, d.insertAfter(ck.Line, []string{spaces(ck.Column-1) + field + ": true"}))

@@ -213,8 +213,11 @@ func countSettings(data []byte) (int, bool) {
 		p = config.Decode(data)
 	}
 	config.OfferDecoding(p)
-	if !p.FirstRead {
+	switch {
+	case !p.FirstRead:
 		return 0, false
+	case p.Fast:
+		return p.Values, true // stubs' values too
 	}
 	return countValues(&p.Doc), true
 }

@@ -16,7 +16,11 @@ import (
 // of the same bytes reads can be one (SPEC §29 item 2: each parse of a
 // 55 MB config costs seconds and gigabytes).
 type Decoding struct {
+	// Body is the bytes yaml.v3 read; Text, the fast reader's copy of
+	// them, whose strings the tree holds: the bytes it read need not be
+	// kept too (a 55 MB config's; SPEC §29 item 2).
 	Body        []byte
+	Text        string
 	Doc, Second yaml.Node
 	Err         error // of the first document; io.EOF when there is none
 	SecondErr   error // of the second; io.EOF when there is none (not read when Err is not nil)
@@ -35,8 +39,8 @@ type Decoding struct {
 // the plain block style is read by fastDecode, the same tree yaml.v3
 // would build, several times faster; any other by yaml.v3.
 func Decode(body []byte) (p *Decoding) {
-	if doc, values, ok := fastDecodeCounting(body); ok {
-		return &Decoding{Body: body, Doc: *doc, FirstRead: true, SecondErr: io.EOF, Fast: true, Values: values}
+	if p, doc, ok := fastDecodeWith(body, nil); ok {
+		return &Decoding{Text: p.text, Doc: *doc, FirstRead: true, SecondErr: io.EOF, Fast: true, Values: p.values}
 	}
 	return decodeYAMLv3(body)
 }
@@ -80,7 +84,7 @@ func TakeDecoding(body []byte) *Decoding {
 	offered.Lock()
 	defer offered.Unlock()
 	p := offered.p
-	if p == nil || !bytes.Equal(p.Body, body) {
+	if p == nil || (p.Fast && p.Text != string(body)) || (!p.Fast && !bytes.Equal(p.Body, body)) {
 		return nil
 	}
 	offered.p = nil

@@ -24,15 +24,8 @@ import (
 // are big (SPEC §29 item 2: each parse of a 55 MB config cost seconds).
 // FuzzFastDecode checks it against yaml.v3.
 func fastDecode(body []byte) (doc *yaml.Node, ok bool) {
-	doc, _, ok = fastDecodeCounting(body)
+	_, doc, ok = fastDecodeWith(body, nil)
 	return doc, ok
-}
-
-// fastDecodeCounting is fastDecode, counting the values read (scalars
-// that are not keys).
-func fastDecodeCounting(body []byte) (doc *yaml.Node, values int, ok bool) {
-	p, doc, ok := fastDecodeWith(body, nil)
-	return doc, p.values, ok
 }
 
 // fastDecodeWith is fastDecode handing each outermost item to take (see
@@ -142,11 +135,11 @@ var Taken = &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
 // DecodeEachItem reads body as Decode does, but hands each item of an
 // outermost list (a list not inside another list's item) that is a
 // mapping or a list to take, with its path from the root and its stub
-// (IsStub), as soon as it is read (the item is void once take returns),
-// and leaves Taken in its place in the tree: a check of a 55 MB config's 755,000 hooks, one at a time, needs
-// no tree of them all (SPEC §29 item 2). ok is false when the fast reader
-// does not take body (items may have been handed on already): read it
-// with Decode.
+// (IsStub), as soon as it is read (both are void once take returns), and
+// leaves Taken in its place in the tree: a check of a 55 MB config's
+// 755,000 hooks, one at a time, needs no tree of them all (SPEC §29 item
+// 2). ok is false when the fast reader does not take body (items may have
+// been handed on already): read it with Decode.
 func DecodeEachItem(body []byte, take func(path []PathStep, item, stub *yaml.Node)) (doc *yaml.Node, ok bool) {
 	_, doc, ok = fastDecodeWith(body, take)
 	return doc, ok
@@ -199,7 +192,8 @@ func unstub(s *yaml.Node) *yaml.Node {
 // line, as configs write them; those that start below are numbered
 // again).
 func unstubInto(s *yaml.Node, a *nodeArena) *yaml.Node {
-	p := fastParser{text: s.Value, line: s.Line - 1, arena: a}
+	p := fastParser{text: s.Value, line: s.Line - 1, arena: a, kids: a.stack}
+	defer func() { a.stack = p.kids[:0] }()
 	p.next()
 	seq, ok := p.block(p.indent)
 	if !ok || !p.eof || seq.Kind != yaml.SequenceNode || len(seq.Content) != 1 || seq.Content[0].Kind != s.Kind {
@@ -284,6 +278,9 @@ type nodeArena struct {
 	kids  []*yaml.Node
 	k     int // kids used
 	all   bool
+	// stack is the parser's stack of children (fastParser.kids), kept
+	// for the next item read.
+	stack []*yaml.Node
 }
 
 func (a *nodeArena) node() *yaml.Node {
@@ -388,7 +385,9 @@ func (p *fastParser) sequence(col int) (*yaml.Node, bool) {
 			text := p.text[dashLine:p.leftEnd]
 			switch {
 			case p.take != nil:
-				p.take(p.path, item, &yaml.Node{Kind: item.Kind, Tag: item.Tag, Line: item.Line, Column: item.Column, Value: text})
+				stub := p.arena.node() // void with the item
+				stub.Kind, stub.Tag, stub.Line, stub.Column, stub.Value = item.Kind, item.Tag, item.Line, item.Column, text
+				p.take(p.path, item, stub)
 				item = Taken
 			case Refusal(item) == nil:
 				stub := p.node()

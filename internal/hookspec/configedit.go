@@ -117,6 +117,7 @@ func ConfiguredCommands(src []byte) []string {
 		return nil
 	}
 	var out []string
+	var r config.ItemReader
 	for i := 0; i+1 < len(hooks.Content); i += 2 {
 		list := hooks.Content[i+1]
 		for list != nil && list.Kind == yaml.AliasNode {
@@ -126,7 +127,7 @@ func ConfiguredCommands(src []byte) []string {
 			continue
 		}
 		for _, item := range list.Content {
-			if cmd, ok := scalarField(item, "command"); ok && strings.TrimSpace(cmd) != "" {
+			if cmd, ok := scalarField(r.Read(item), "command"); ok && strings.TrimSpace(cmd) != "" {
 				out = append(out, strings.TrimSpace(cmd))
 			}
 		}

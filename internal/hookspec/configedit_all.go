@@ -35,13 +35,14 @@ func AddAllToConfig(ctx context.Context, src []byte, hs []NewHook, env config.En
 		seen[key{event, m, b}] = true
 	}
 	if hooks := d.Lookup([]string{"hooks"}); hooks != nil && hooks.Kind == yaml.MappingNode {
+		var r config.ItemReader
 		for i := 0; i+1 < len(hooks.Content); i += 2 {
 			event, list := hooks.Content[i].Value, hooks.Content[i+1]
 			if list.Kind != yaml.SequenceNode {
 				continue
 			}
 			for _, item := range list.Content {
-				item = config.Deref(item)
+				item = config.Deref(r.Read(item))
 				cmd, ok := scalarField(item, "command")
 				if !ok {
 					continue

@@ -43,6 +43,7 @@ func moveSelected(src []byte, from string, sel Selection, env config.Env,
 	var refs []ConfigRef
 	used := make([]bool, len(sel.Commands))
 	if m := d.Lookup([]string{from}); m != nil && m.Kind == yaml.MappingNode {
+		var r config.ItemReader
 		for i := 0; i+1 < len(m.Content); i += 2 {
 			event := m.Content[i].Value
 			list := config.Deref(m.Content[i+1])
@@ -51,7 +52,7 @@ func moveSelected(src []byte, from string, sel Selection, env config.Env,
 				continue
 			}
 			for j, item := range list.Content {
-				cmd, ok := scalarField(item, "command")
+				cmd, ok := scalarField(r.Read(item), "command")
 				if !ok || strings.TrimSpace(cmd) == "" {
 					continue
 				}

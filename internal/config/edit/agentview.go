@@ -2,6 +2,7 @@ package edit
 
 import (
 	"math"
+	"sync"
 
 	"gopkg.in/yaml.v3"
 
@@ -52,7 +53,11 @@ func agentViewOf(root *yaml.Node, size int) (v any, ok bool) {
 	return v, budget >= 0
 }
 
-func agentValue(n *yaml.Node, budget *int) any {
+func agentValue(n *yaml.Node, budget *int) any { return agentValueIn(n, budget, true) }
+
+// agentValueIn is agentValue; lazy: the items of lists that are mappings
+// or lists are lazyItems (else decoded, for a tree that will not last).
+func agentValueIn(n *yaml.Node, budget *int, lazy bool) any {
 	*budget--
 	if *budget < 0 {
 		return nil
@@ -65,21 +70,21 @@ func agentValue(n *yaml.Node, budget *int) any {
 	case yaml.SequenceNode:
 		out := make([]any, 0, len(n.Content))
 		for _, c := range n.Content {
-			if config.IsStub(c) {
+			if lazy && config.IsStub(c) {
 				out = append(out, lazyItem{c}) // not read to learn its kind
 				continue
 			}
-			if d := config.Deref(c); d != nil && (d.Kind == yaml.MappingNode || d.Kind == yaml.SequenceNode) {
+			if d := config.Deref(c); lazy && d != nil && (d.Kind == yaml.MappingNode || d.Kind == yaml.SequenceNode) {
 				out = append(out, lazyItem{c})
 				continue
 			}
-			out = append(out, agentValue(c, budget))
+			out = append(out, agentValueIn(c, budget, lazy))
 		}
 		return out
 	case yaml.MappingNode:
 		out := make(map[string]any, len(n.Content)/2)
 		for i := 0; i+1 < len(n.Content); i += 2 {
-			out[agentKey(n.Content[i])] = agentValue(n.Content[i+1], budget)
+			out[agentKey(n.Content[i])] = agentValueIn(n.Content[i+1], budget, lazy)
 		}
 		return out
 	}
@@ -114,13 +119,24 @@ func agentValue(n *yaml.Node, budget *int) any {
 type lazyItem struct{ n *yaml.Node }
 
 // force is v's view one level deep: a lazyItem decoded (its own
-// collection items lazy again), anything else as it is.
+// collection items lazy again, but for a stub's item, read into memory
+// used again, and so decoded whole), anything else as it is.
 func force(v any, budget *int) any {
-	if l, ok := v.(lazyItem); ok {
-		return agentValue(l.n, budget)
+	l, ok := v.(lazyItem)
+	switch {
+	case !ok:
+		return v
+	case config.IsStub(l.n):
+		r := readers.Get().(*config.ItemReader)
+		defer readers.Put(r)
+		return agentValueIn(r.Read(l.n), budget, false)
 	}
-	return v
+	return agentValue(l.n, budget)
 }
+
+// readers read stubs' items (config.IsStub) for a use that keeps no node
+// of them: a 55 MB config's 755,000 hooks read into the same memory.
+var readers = sync.Pool{New: func() any { return new(config.ItemReader) }}
 
 // agentKey renders a key: a string key as itself, anything else tagged so it
 // cannot collide with one.

@@ -35,8 +35,11 @@ func (l list) anchored() bool { return l.d.aliasTo(l.seq) || l.d.aliasToPath(l.p
 type listItem struct {
 	list
 	index int
-	node  *yaml.Node // the item as written (maybe an alias)
-	item  *yaml.Node // the item's mapping, aliases followed
+	node  *yaml.Node // the item as written (maybe an alias, or a stub)
+	// item is the item's mapping, aliases followed, a stub's read into
+	// memory used again for the next (config.ItemReader): void once the
+	// function eachItem calls returns.
+	item *yaml.Node
 }
 
 // viaAlias is list.viaAlias, or the item itself is an alias.
@@ -75,9 +78,11 @@ func (d *Doc) eachList(path []string, fn func(list) error) error {
 // eachItem calls fn with each item that is a mapping of each list that is
 // a value of the mapping at path, in order, and stops at the first error.
 func (d *Doc) eachItem(path []string, fn func(listItem) error) error {
+	r := readers.Get().(*config.ItemReader)
+	defer readers.Put(r)
 	return d.eachList(path, func(l list) error {
 		for j, n := range l.seq.Content {
-			item := config.Deref(n)
+			item := config.Deref(r.Read(n))
 			if item == nil || item.Kind != yaml.MappingNode {
 				continue
 			}

@@ -6,11 +6,14 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/hermes-hooks/hermes/internal/config"
 )
 
 // Match decides whether an item of a list is removed. key is the key of
 // the list in the mapping, index the item's position in it; item is as
-// written (an alias is not followed), a stub's item read.
+// written (an alias is not followed), a stub's item read into memory used
+// again for the next (config.ItemReader): void once Match returns.
 type Match func(key string, index int, item *yaml.Node) bool
 
 // Remove deletes, from every list that is a value of the mapping at path,
@@ -22,10 +25,12 @@ func (d *Doc) Remove(path []string, match Match) ([]byte, int, error) {
 	var sp []splice
 	removed := map[string][]int{}
 	count := 0
+	r := readers.Get().(*config.ItemReader)
+	defer readers.Put(r)
 	err := d.eachList(path, func(l list) error {
 		var idx []int
 		for j, it := range l.seq.Content {
-			if match(l.key.Value, j, unstubbed(it)) {
+			if match(l.key.Value, j, r.Read(it)) {
 				idx = append(idx, j)
 			}
 		}

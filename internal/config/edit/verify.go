@@ -338,7 +338,12 @@ func (c *comparer) sameNode(a, b *yaml.Node) bool {
 		if config.IsStub(a) && config.IsStub(b) && config.SameStub(a, b) {
 			return true
 		}
-		a, b = unstubbed(a), unstubbed(b)
+		// Read for this comparison only (stubs are outermost items:
+		// none is met again below).
+		ra, rb := readers.Get().(*config.ItemReader), readers.Get().(*config.ItemReader)
+		defer readers.Put(ra)
+		defer readers.Put(rb)
+		a, b = ra.Read(a), rb.Read(b)
 	}
 	if a.Kind == b.Kind && a.Tag == b.Tag && a.Style == b.Style {
 		switch a.Kind {

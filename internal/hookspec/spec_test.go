@@ -2,6 +2,7 @@ package hookspec
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -347,6 +348,7 @@ func FuzzParse(f *testing.F) {
 			return
 		}
 		p := Parse(file, cat, nil)
+		checkStubbedAsWhole(t, string(data), map[string]string{"S": "x"})
 		for _, s := range p.Specs {
 			if s.Command == "" || s.Timeout < 1 || s.Timeout > MaxTimeout || !cat.Has(s.Event) {
 				t.Errorf("unusable spec %+v", s)
@@ -387,5 +389,120 @@ func TestParseStripsLikePython(t *testing.T) {
 	}
 	if len(p.Diagnostics) != 1 || !strings.Contains(p.Diagnostics[0].Message, "command is blank") {
 		t.Errorf("diagnostics: %s", diagList(p.Diagnostics))
+	}
+}
+
+// parsedString is everything Parse says of a config, for comparing two
+// readings of it.
+func parsedString(p *Parsed) string {
+	var b strings.Builder
+	for _, s := range p.Specs {
+		fmt.Fprintf(&b, "%s w=%q sec=%v nr=%t g=%t %q %q\n", specString(s), s.Written, s.Secrets, s.NoReplay, s.Guard != nil, s.Inner, s.InnerWritten)
+	}
+	for _, s := range p.Disabled {
+		fmt.Fprintf(&b, "disabled %s w=%q\n", specString(s), s.Written)
+	}
+	for _, w := range p.Webhooks {
+		w.Matcher = nil
+		fmt.Fprintf(&b, "webhook %+v\n", w)
+	}
+	fmt.Fprintf(&b, "%s%v\n", diagList(p.Diagnostics), p.UnknownEvents)
+	return b.String()
+}
+
+// checkStubbedAsWhole fails when the hooks of content, read by the fast
+// reader (items left stubs, read again one by one), parse otherwise than
+// when yaml.v3 reads the file (whole trees: a flow list added at the end
+// makes the fast reader refuse it). It says whether the fast reader took
+// content.
+func checkStubbedAsWhole(t *testing.T, content string, env map[string]string) bool {
+	t.Helper()
+	if !config.Decode([]byte(content)).Fast {
+		return false
+	}
+	dir := t.TempDir()
+	load := func(name, text string) (*config.File, *Parsed, error) {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		f, err := config.Load(path, config.MapEnv(env))
+		if err != nil {
+			return nil, nil, err
+		}
+		return f, Parse(f, catalog.NewCatalogue(f.Settings.ExtraEvents), config.MapEnv(env)), nil
+	}
+	_, fast, err := load("config.yaml", content)
+	if err != nil {
+		return false
+	}
+	whole := strings.TrimRight(content, "\n") + "\nzz_read_whole: [1]\n"
+	_, slow, err := load("config.yaml", whole)
+	if err != nil {
+		return false // not a mapping at the top, or the key is there
+	}
+	if a, b := parsedString(fast), parsedString(slow); a != b {
+		t.Fatalf("stubbed:\n%s\nwhole:\n%s\nconfig:\n%s", a, b, content)
+	}
+	return true
+}
+
+// TestParseStubbedAsWhole: configs of every kind of entry (good, bad,
+// repeated, expanded, protected, disabled, webhooks, nested values,
+// comments anywhere) parse alike whether their items are stubs read
+// again or yaml.v3's whole trees.
+func TestParseStubbedAsWhole(t *testing.T) {
+	entries := []string{
+		"- command: ./a.sh\n  timeout: 10\n",
+		"- command: ${D}/b.sh --x   # note\n  matcher: terminal\n",
+		"- command: ${API_TOKEN} run\n",
+		"- command: 'q r.sh'\n  fail_closed: yes\n  replay: false\n",
+		"-\n  # above\n  command: ./a.sh\n  timeout: 10\n",
+		"- command: ./a.sh\n  timeout: 10\n",
+		"- matcher: '(?=x'\n  command: c.sh\n",
+		"- comand: typo.sh\n",
+		"- command: d.sh\n  timeout: 900\n",
+		"- command: d.sh\n  timeout: -1\n",
+		"- command:\n",
+		"- command: e.sh\n  env:\n    A: 1\n  args:\n    - x\n    - y: 2\n",
+		"- plain scalar\n",
+		"-\n  - a\n  - b\n",
+		"- command: /usr/local/bin/hermes-guard --event pre_tool_call -- ${D}/g.sh\n",
+		"- command: ~/x.sh\n",
+	}
+	env := map[string]string{"D": "/opt/h", "API_TOKEN": "s3cr3t"}
+	r := rand.New(rand.NewPCG(1, 2))
+	events := []string{"pre_tool_call", "post_tool_call", "on_session_start", "no_such_event"}
+	taken := 0
+	for range 300 {
+		var b strings.Builder
+		b.WriteString("model: x\n")
+		for _, top := range []string{"hooks", "hooks_disabled"} {
+			if top == "hooks_disabled" && r.IntN(2) == 0 {
+				continue
+			}
+			b.WriteString(top + ":\n")
+			for _, ev := range events[:1+r.IntN(len(events))] {
+				fmt.Fprintf(&b, "  %s:\n", ev)
+				for range 1 + r.IntN(5) {
+					e := entries[r.IntN(len(entries))]
+					for line := range strings.Lines(e) {
+						b.WriteString("    " + line)
+					}
+					if r.IntN(4) == 0 {
+						b.WriteString("    # a comment\n\n")
+					}
+				}
+			}
+			if top == "hooks" && r.IntN(3) == 0 {
+				b.WriteString("  outbound:\n    - url: https://a.test/x\n      events:\n        - post_tool_call\n      secret_env: API_TOKEN\n")
+			}
+		}
+		if checkStubbedAsWhole(t, b.String(), env) {
+			taken++
+		}
+	}
+	if taken < 250 {
+		t.Fatalf("the fast reader took %d of 300 configs", taken)
 	}
 }

@@ -32,7 +32,7 @@ func fastDecode(body []byte) (doc *yaml.Node, ok bool) {
 // DecodeEachItem), or, when take is nil, leaving each a stub (see
 // IsStub).
 func fastDecodeWith(body []byte, take func(path []PathStep, item, stub *yaml.Node)) (p *fastParser, doc *yaml.Node, ok bool) {
-	p = &fastParser{take: take, stub: take == nil, arena: &nodeArena{}}
+	p = &fastParser{take: take, stub: take == nil, refused: refused, arena: &nodeArena{}}
 	if len(body) == 0 || !fastBytes(body) {
 		return p, nil, false
 	}
@@ -108,8 +108,9 @@ type fastParser struct {
 	path   []PathStep
 	inItem int
 	// stub: each outermost list item that is a collection is left in the
-	// tree as a stub (IsStub).
-	stub bool
+	// tree as a stub (IsStub), when refused says nothing against it.
+	stub    bool
+	refused func(*yaml.Node) bool
 	// arena, when set, holds the nodes inside outermost items (with stub
 	// or take), one item at a time: an item handed to take, or read to
 	// leave a stub, is void once the next is read.
@@ -179,6 +180,13 @@ func (r *ItemReader) Read(n *yaml.Node) *yaml.Node {
 	r.arena.all = true
 	return unstubInto(n, &r.arena)
 }
+
+// refused reports whether Refusal finds something against n. The fast
+// reader calls it through its refused field: a direct call would join
+// Refusal, Resolve and Deref (which reads stubs with the fast reader) in
+// one cycle of calls, whose parameters Go's escape analysis then sends to
+// the heap (a node made to resolve a scalar, on every call).
+func refused(n *yaml.Node) bool { return Refusal(n) != nil }
 
 // unstub reads the item a stub stands for.
 func unstub(s *yaml.Node) *yaml.Node {
@@ -389,7 +397,7 @@ func (p *fastParser) sequence(col int) (*yaml.Node, bool) {
 				stub.Kind, stub.Tag, stub.Line, stub.Column, stub.Value = item.Kind, item.Tag, item.Line, item.Column, text
 				p.take(p.path, item, stub)
 				item = Taken
-			case Refusal(item) == nil:
+			case !p.refused(item):
 				stub := p.node()
 				stub.Kind, stub.Tag, stub.Line, stub.Column, stub.Value = item.Kind, item.Tag, item.Line, item.Column, text
 				item = stub

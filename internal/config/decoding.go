@@ -37,7 +37,8 @@ type Decoding struct {
 
 // Decode decodes body's first document and tries a second. A config in
 // the plain block style is read by fastDecode, the same tree yaml.v3
-// would build, several times faster; any other by yaml.v3.
+// would build (the items of outermost lists left stubs), several times
+// faster; any other by yaml.v3.
 func Decode(body []byte) (p *Decoding) {
 	if p, doc, ok := fastDecodeWith(body, nil); ok {
 		return &Decoding{Text: p.text, Doc: *doc, FirstRead: true, SecondErr: io.EOF, Fast: true, Values: p.values}

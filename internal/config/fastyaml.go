@@ -16,7 +16,9 @@ import (
 // configs are written in (block mappings and sequences whose scalars are
 // plain or quoted on one line, comments, blank lines), building the tree
 // yaml.v3 builds from it, node for node (kind, style, tag, value, line,
-// column; not comments, which nothing here reads). For anything else
+// column; not comments, which nothing here reads), but for the items of
+// outermost lists that are mappings or lists: each is checked, then left
+// a stub (IsStub) that Deref reads again. For anything else
 // (flow collections, anchors, tags, block or multi-line scalars, tabs,
 // document markers, an escape it does not know, whatever yaml.v3 might
 // refuse) ok is false and yaml.v3 reads the file: this only spares
@@ -94,10 +96,8 @@ type fastParser struct {
 	// at is how far the current line has been read (an offset in text):
 	// "- a: 1" is read as a sequence entry, then a mapping from "a".
 	at int
-	// nodes are allocated a slab at a time, of slabSize nodes (1024 when
-	// 0; a slab too small for an item read again doubles).
-	slab     []yaml.Node
-	slabSize int
+	// nodes are allocated a slab at a time.
+	slab []yaml.Node
 	// kids is a stack of children being collected; each collection takes
 	// an exactly sized copy of its own when it ends.
 	kids []*yaml.Node
@@ -261,11 +261,7 @@ func (p *fastParser) node() *yaml.Node {
 		return p.arena.node()
 	}
 	if len(p.slab) == 0 {
-		if p.slabSize == 0 {
-			p.slabSize = 1024
-		}
-		p.slab = make([]yaml.Node, p.slabSize)
-		p.slabSize = min(2*p.slabSize, 1024)
+		p.slab = make([]yaml.Node, 1024)
 	}
 	n := &p.slab[0]
 	p.slab = p.slab[1:]

@@ -58,8 +58,8 @@ func TestLayoutLooksInsideStubs(t *testing.T) {
 
 // TestSetTrueInStubs: fail_closed: true goes under the command of a
 // stub's item whether the command is the item's last key (what follows
-// is the next item, past a comment) or not; a command followed by lines
-// of its own is refused.
+// is the next item, past a comment: found in the document's tree) or not
+// (found in the item's).
 func TestSetTrueInStubs(t *testing.T) {
 	src := "hooks:\n  pre_tool_call:\n    - timeout: 1\n      command: a.sh\n    # next\n    - command: b.sh\n      timeout: 2\n"
 	d, err := Parse([]byte(src))

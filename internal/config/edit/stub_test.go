@@ -1,7 +1,10 @@
 package edit
 
 import (
+	"strings"
 	"testing"
+
+	"gopkg.in/yaml.v3"
 
 	"github.com/hermes-hooks/hermes/internal/config"
 )
@@ -73,5 +76,24 @@ func TestSetTrueInStubs(t *testing.T) {
 	want := "hooks:\n  pre_tool_call:\n    - timeout: 1\n      command: a.sh\n      fail_closed: true\n    # next\n    - command: b.sh\n      fail_closed: true\n      timeout: 2\n"
 	if string(out) != want {
 		t.Errorf("got:\n%s\nwant:\n%s", out, want)
+	}
+}
+
+// TestCompareCycleStops: two readings of an anchor holding an alias to
+// itself are compared to a bounded depth, whatever the budget: it used to
+// overflow the stack (FuzzAppendRemove found it). The comparison ends over
+// budget, so the check falls back to yaml.v3's reading.
+func TestCompareCycleStops(t *testing.T) {
+	src := "a: &x\n  - k: *x\n    j: 1\n"
+	var a, b yaml.Node
+	if err := yaml.Unmarshal([]byte(src), &a); err != nil {
+		t.Fatal(err)
+	}
+	if err := yaml.Unmarshal([]byte(strings.Replace(src, "j: 1", "j: 2", 1)), &b); err != nil {
+		t.Fatal(err)
+	}
+	c := comparer{budget: 1 << 40}
+	if c.sameNode(&a, &b) || c.budget >= 0 || c.depth != 0 {
+		t.Errorf("compared: budget %d, depth %d", c.budget, c.depth)
 	}
 }

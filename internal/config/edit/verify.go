@@ -276,7 +276,16 @@ func sameValue(exp, got any) bool {
 // comparer compares views (agentView's, yaml.v3's or an expectation built
 // from them) within a budget of nodes: lazy items are compared node by
 // node, decoded only where their texts differ.
-type comparer struct{ budget int }
+type comparer struct {
+	budget int
+	depth  int // of sameNode calls: see maxCompareDepth
+}
+
+// maxCompareDepth bounds how deep sameNode goes: an anchor holding an
+// alias to itself is a cycle, which the budget alone let go deep enough
+// to overflow the stack. Past it the comparison is over budget (and the
+// check falls back to yaml.v3's reading, as for any view too big).
+const maxCompareDepth = 10000
 
 func (c *comparer) same(exp, got any) bool {
 	if c.budget < 0 {
@@ -331,20 +340,34 @@ func (c *comparer) same(exp, got any) bool {
 // scalars written differently, aliases) by their views.
 func (c *comparer) sameNode(a, b *yaml.Node) bool {
 	c.budget--
-	if c.budget < 0 {
+	if c.budget < 0 || c.depth >= maxCompareDepth {
+		c.budget = -1
 		return false
 	}
 	if config.IsStub(a) || config.IsStub(b) {
-		if config.IsStub(a) && config.IsStub(b) && config.SameStub(a, b) {
-			return true
-		}
-		// Read for this comparison only (stubs are outermost items:
-		// none is met again below).
-		ra, rb := readers.Get().(*config.ItemReader), readers.Get().(*config.ItemReader)
-		defer readers.Put(ra)
-		defer readers.Put(rb)
-		a, b = ra.Read(a), rb.Read(b)
+		return c.sameStubs(a, b)
 	}
+	c.depth++
+	same := c.sameNodes(a, b)
+	c.depth--
+	return same
+}
+
+// sameStubs is sameNode where a or b is a stub (config.IsStub): the same
+// text, or else the items read, for this comparison only (stubs are
+// outermost items: none is met again below).
+func (c *comparer) sameStubs(a, b *yaml.Node) bool {
+	if config.IsStub(a) && config.IsStub(b) && config.SameStub(a, b) {
+		return true
+	}
+	ra, rb := readers.Get().(*config.ItemReader), readers.Get().(*config.ItemReader)
+	defer readers.Put(ra)
+	defer readers.Put(rb)
+	return c.sameNode(ra.Read(a), rb.Read(b))
+}
+
+// sameNodes is sameNode of nodes that are not stubs.
+func (c *comparer) sameNodes(a, b *yaml.Node) bool {
 	if a.Kind == b.Kind && a.Tag == b.Tag && a.Style == b.Style {
 		switch a.Kind {
 		case yaml.ScalarNode:

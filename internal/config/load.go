@@ -54,10 +54,9 @@ type File struct {
 	// rule 11).
 	Expansions map[*yaml.Node]Expansion
 
-	// env and expand are how Item reads a stub's item: expand when the
-	// file may hold ${VAR}.
-	env    Env
-	expand bool
+	// env is what Item expands a stub's item with; nil when the file
+	// cannot hold ${VAR}.
+	env Env
 }
 
 // Item is an item of one of the file's lists as read, ${VAR} expanded as
@@ -75,7 +74,7 @@ func (f *File) Item(r *ItemReader, n *yaml.Node) (*yaml.Node, map[*yaml.Node]Exp
 	} else {
 		item = Deref(n)
 	}
-	if !f.expand || !textMayHoldReference(n.Value) {
+	if f.env == nil || !textMayHoldReference(n.Value) {
 		return item, nil
 	}
 	x := map[*yaml.Node]Expansion{}
@@ -183,7 +182,7 @@ func Load(path string, env Env) (*File, error) {
 		// parsing the file again (SPEC §29 item 2). A stub's item is
 		// expanded when it is read (Item).
 		root = expandCopy(root, env, f.Expansions)
-		f.env, f.expand = env, true
+		f.env = env
 		OfferDecoding(decoding)
 	default:
 		// Nothing to expand, so no walk of the tree for it (a third of a

@@ -186,12 +186,12 @@ func Parse(f *config.File, cat *catalog.Catalogue, env config.Env) *Parsed {
 	if env == nil {
 		env = config.MapEnv(nil)
 	}
-	p := &parser{file: f.Path, cat: cat, env: env, out: out, expansions: f.Expansions, config: f}
+	p := &parser{file: f.Path, cat: cat, env: env, out: out, config: f}
 	p.hooks(f.Hooks, f.HooksKeyLine)
 	p.outdented(f.TopKeys)
 	if f.Disabled != nil {
 		off := &Parsed{}
-		q := &parser{file: f.Path, cat: cat, env: env, out: off, expansions: f.Expansions, config: f}
+		q := &parser{file: f.Path, cat: cat, env: env, out: off, config: f}
 		q.hooks(f.Disabled, f.DisabledKeyLine)
 		for _, s := range off.Specs {
 			s.Disabled = true
@@ -215,14 +215,14 @@ func (p *parser) outdented(keys []config.KeyLine) {
 }
 
 type parser struct {
-	file       string
-	cat        *catalog.Catalogue
-	env        config.Env
-	out        *Parsed
-	seen       map[string]map[[2]string]int // index in out.Specs by event, then (matcher, command)
-	expansions map[*yaml.Node]config.Expansion
+	file string
+	cat  *catalog.Catalogue
+	env  config.Env
+	out  *Parsed
+	seen map[string]map[[2]string]int // index in out.Specs by event, then (matcher, command)
 	// config reads the items of lists (config.File.Item), with reader;
-	// itemExpansions are the expansions made in the item being parsed.
+	// itemExpansions are the expansions made in the item being parsed
+	// (every value asked about is in an item: a hook or a webhook).
 	config         *config.File
 	reader         config.ItemReader
 	itemExpansions map[*yaml.Node]config.Expansion
@@ -238,15 +238,11 @@ func (p *parser) item(n *yaml.Node) *yaml.Node {
 // written returns how a string value read as v was written before ${VAR}
 // expansion, when it was expanded.
 func (p *parser) written(n *yaml.Node, v config.Value) (config.Expansion, bool) {
-	for _, m := range [2]map[*yaml.Node]config.Expansion{p.itemExpansions, p.expansions} {
-		if x, ok := m[n]; ok {
-			return x, true
-		}
-		if x, ok := m[v.Node]; ok {
-			return x, true
-		}
+	if x, ok := p.itemExpansions[n]; ok {
+		return x, true
 	}
-	return config.Expansion{}, false
+	x, ok := p.itemExpansions[v.Node]
+	return x, ok
 }
 
 func (p *parser) warn(path string, line int, format string, args ...any) {
@@ -380,7 +376,7 @@ func (p *parser) entries(ev catalog.Event, items []*yaml.Node) {
 	// warnings; the rest it reads is shared and not changed.
 	qs := make([]*parser, workers)
 	for w := range qs {
-		qs[w] = &parser{file: p.file, cat: p.cat, env: p.env, expansions: p.expansions, config: p.config, out: &Parsed{}}
+		qs[w] = &parser{file: p.file, cat: p.cat, env: p.env, config: p.config, out: &Parsed{}}
 	}
 	for lo := 0; lo < len(items); lo += chunk {
 		hi := min(lo+chunk, len(items))

@@ -70,11 +70,7 @@ func agentValueIn(n *yaml.Node, budget *int, lazy bool) any {
 	case yaml.SequenceNode:
 		out := make([]any, 0, len(n.Content))
 		for _, c := range n.Content {
-			if lazy && config.IsStub(c) {
-				out = append(out, lazyItem{c}) // not read to learn its kind
-				continue
-			}
-			if d := config.Deref(c); lazy && d != nil && (d.Kind == yaml.MappingNode || d.Kind == yaml.SequenceNode) {
+			if lazy && lazyKind(c) {
 				out = append(out, lazyItem{c})
 				continue
 			}
@@ -110,6 +106,16 @@ func agentValueIn(n *yaml.Node, budget *int, lazy bool) any {
 		return r.Str
 	}
 	return agentScalar{"binary", n.Value}
+}
+
+// lazyKind reports whether a list's item c is a mapping or a list, left
+// a lazyItem in a lazy view (a stub is not read to learn its kind).
+func lazyKind(c *yaml.Node) bool {
+	if config.IsStub(c) {
+		return true
+	}
+	d := config.Deref(c)
+	return d != nil && (d.Kind == yaml.MappingNode || d.Kind == yaml.SequenceNode)
 }
 
 // lazyItem is a mapping or a list, an item of a list, in a view: its

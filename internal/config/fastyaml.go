@@ -3,6 +3,7 @@ package config
 import (
 	"fmt"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -34,6 +35,12 @@ func fastDecode(body []byte) (doc *yaml.Node, ok bool) {
 // DecodeEachItem), or, when take is nil, leaving each a stub (see
 // IsStub).
 func fastDecodeWith(body []byte, take func(path []PathStep, item, stub *yaml.Node)) (p *fastParser, doc *yaml.Node, ok bool) {
+	return fastDecodeIn(body, take, len(body) >= parallelDecodeMin && runtime.GOMAXPROCS(0) > 1)
+}
+
+// fastDecodeIn is fastDecodeWith, reading the items it leaves stubs on
+// every CPU when parallel.
+func fastDecodeIn(body []byte, take func(path []PathStep, item, stub *yaml.Node), parallel bool) (p *fastParser, doc *yaml.Node, ok bool) {
 	p = &fastParser{take: take, stub: take == nil, refused: refused, arena: &nodeArena{}}
 	if len(body) == 0 || !fastBytes(body) {
 		return p, nil, false
@@ -43,7 +50,15 @@ func fastDecodeWith(body []byte, take func(path []PathStep, item, stub *yaml.Nod
 	if p.eof {
 		return p, nil, false // empty: yaml.v3 says io.EOF, cheaply
 	}
+	if p.stub && parallel {
+		p.items = newItemReaders(p.refused)
+	}
 	root, ok := p.block(p.indent)
+	if p.items != nil {
+		values, read := p.items.wait()
+		p.values += values
+		ok = ok && read
+	}
 	if !ok || !p.eof || p.marker {
 		return p, nil, false
 	}
@@ -121,6 +136,9 @@ type fastParser struct {
 	// values counts the values read (scalars that are not keys), stubs'
 	// items included (Decoding.Values).
 	values int
+	// items, when set, read the outermost items that would be left stubs
+	// on every CPU (see itemReaders).
+	items *itemReaders
 }
 
 // PathStep is a step down from a document's root: to the value of a
@@ -195,20 +213,15 @@ func unstub(s *yaml.Node) *yaml.Node {
 	return unstubInto(s, &nodeArena{nodes: make([]yaml.Node, 2*lines+2), all: true})
 }
 
-// unstubInto reads the item a stub stands for, into a: a list of one
-// item, lines numbered from the stub's (an item starting on its "-"'s
-// line, as configs write them; those that start below are numbered
-// again).
+// unstubInto reads the item a stub stands for, into a: lines numbered
+// from the stub's (an item starting on its "-"'s line, as configs write
+// them; those that start below are numbered again).
 func unstubInto(s *yaml.Node, a *nodeArena) *yaml.Node {
-	p := fastParser{text: s.Value, line: s.Line - 1, arena: a, kids: a.stack}
-	defer func() { a.stack = p.kids[:0] }()
-	p.next()
-	seq, ok := p.block(p.indent)
-	if !ok || !p.eof || seq.Kind != yaml.SequenceNode || len(seq.Content) != 1 || seq.Content[0].Kind != s.Kind {
+	n, _, ok := readItem(s.Value, s.Line, a)
+	if !ok || n.Kind != s.Kind {
 		// The same text was read once already.
 		panic(fmt.Sprintf("config: the item at line %d no longer reads", s.Line))
 	}
-	n := seq.Content[0]
 	if by := s.Line - n.Line; by != 0 {
 		renumber(n, by)
 	}
@@ -216,6 +229,20 @@ func unstubInto(s *yaml.Node, a *nodeArena) *yaml.Node {
 		panic(fmt.Sprintf("config: the item at line %d is read at %d:%d", s.Line, n.Line, n.Column))
 	}
 	return n
+}
+
+// readItem reads text, a list of one item from the start of its "-"'s
+// line numbered line, into a; values is the item's values. ok is false
+// when the fast reader does not take it.
+func readItem(text string, line int, a *nodeArena) (item *yaml.Node, values int, ok bool) {
+	p := fastParser{text: text, line: line - 1, arena: a, kids: a.stack}
+	defer func() { a.stack = p.kids[:0] }()
+	p.next()
+	seq, ok := p.block(p.indent)
+	if !ok || !p.eof || p.marker || seq.Kind != yaml.SequenceNode || len(seq.Content) != 1 {
+		return nil, 0, false
+	}
+	return seq.Content[0], p.values, true
 }
 
 // renumber moves every node of n's tree by lines.
@@ -362,10 +389,21 @@ func (p *fastParser) sequence(col int) (*yaml.Node, bool) {
 	mark := len(p.kids)
 	for !p.eof && p.indent == col && p.at-p.start == col && p.entryAt(p.at) {
 		dash, dashLine := p.at, p.start
+		outer := (p.take != nil || p.stub) && p.inItem == 0
+		if outer && p.items != nil {
+			// The item ends before the next content line indented
+			// no more than its "-": its lines are handed on as they
+			// are, to be read and checked on another CPU.
+			line, place := p.line, p.node()
+			for p.next(); !p.eof && p.indent > col; p.next() {
+			}
+			p.items.add(itemJob{text: p.text[dashLine:p.leftEnd], line: line, place: place})
+			p.kids = append(p.kids, place)
+			continue
+		}
 		p.at = skipSpaces(p.text, dash+1, p.end)
 		var item *yaml.Node
 		var ok bool
-		outer := (p.take != nil || p.stub) && p.inItem == 0
 		if outer {
 			p.arena.reset() // the last item is done with
 		}

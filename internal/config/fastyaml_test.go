@@ -59,6 +59,7 @@ func sameTreeIn(a, b *yaml.Node, path string, isItem, inItem bool) string {
 func checkFast(t *testing.T, src string) bool {
 	t.Helper()
 	fast, ok := fastDecode([]byte(src))
+	checkParallel(t, src, fast, ok)
 	if !ok {
 		return false
 	}
@@ -80,6 +81,40 @@ func checkFast(t *testing.T, src string) bool {
 		t.Fatalf("counted %d values, yaml.v3's tree has %d:\n%s", p.values, countValues(&slow.Doc), src)
 	}
 	return true
+}
+
+// checkParallel fails when reading src's items on every CPU takes it or
+// leaves it otherwise than reading them in turn (doc, ok), or reads a node
+// otherwise, a stub's text included, or counts other values.
+func checkParallel(t *testing.T, src string, doc *yaml.Node, ok bool) {
+	t.Helper()
+	p, par, parOK := fastDecodeIn([]byte(src), nil, true)
+	if parOK != ok {
+		t.Fatalf("taken %v on every CPU, %v in turn:\n%s", parOK, ok, src)
+	}
+	if !ok {
+		return
+	}
+	if d := sameNodes(par, doc, ""); d != "" {
+		t.Fatalf("read otherwise on every CPU: %s\n%s", d, src)
+	}
+	if serial, _, _ := fastDecodeIn([]byte(src), nil, false); p.values != serial.values {
+		t.Fatalf("counted %d values on every CPU, %d in turn:\n%s", p.values, serial.values, src)
+	}
+}
+
+// sameNodes says where trees a and b differ in any field but comments.
+func sameNodes(a, b *yaml.Node, path string) string {
+	if a.Kind != b.Kind || a.Style != b.Style || a.Tag != b.Tag || a.Value != b.Value || a.Anchor != b.Anchor ||
+		a.Line != b.Line || a.Column != b.Column || len(a.Content) != len(b.Content) || (a.Content == nil) != (b.Content == nil) || (a.Alias == nil) != (b.Alias == nil) {
+		return fmt.Sprintf("%s: %+v against %+v", path, *a, *b)
+	}
+	for i := range a.Content {
+		if d := sameNodes(a.Content[i], b.Content[i], fmt.Sprintf("%s/%d", path, i)); d != "" {
+			return d
+		}
+	}
+	return ""
 }
 
 // countValues counts the scalars that are not keys, and the aliases.

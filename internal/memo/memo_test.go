@@ -22,6 +22,16 @@ func TestGetAsksOncePerKey(t *testing.T) {
 	if asked["a"] != 1 || asked["zero"] != 1 {
 		t.Fatalf("asked %v, want each once", asked)
 	}
+	// An interface answer that is nil (no error) is remembered as nil.
+	var errs Map[string, error]
+	for range 2 {
+		if err := errs.Get("ok", func() error { asked["ok"]++; return nil }); err != nil {
+			t.Fatalf("ok = %v", err)
+		}
+	}
+	if asked["ok"] != 1 || errs.Len() != 1 {
+		t.Fatalf("nil asked %d times, %d kept", asked["ok"], errs.Len())
+	}
 	var wg sync.WaitGroup
 	for i := range 16 {
 		wg.Add(1)
@@ -33,4 +43,21 @@ func TestGetAsksOncePerKey(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+}
+
+// BenchmarkGetParallel: the goroutines inspecting a long config ask for
+// the same few answers at once.
+func BenchmarkGetParallel(b *testing.B) {
+	var m Map[string, error]
+	keys := []string{"/home/u/hooks/a.sh", "/home/u/hooks/b.sh", "/usr/bin/python3", "/bin/sh"}
+	for _, k := range keys {
+		m.Get(k, func() error { return nil })
+	}
+	b.RunParallel(func(pb *testing.PB) {
+		i := 0
+		for pb.Next() {
+			m.Get(keys[i%len(keys)], func() error { return nil })
+			i++
+		}
+	})
 }

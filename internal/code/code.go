@@ -81,6 +81,21 @@ func Find(command string, env Env) Code {
 // program and what that program runs. §4's script word, when it names a
 // file, is part of the code too, so the code never pins less than §4 did.
 func FindArgv(argv []string, env Env) Code {
+	if env.Memo != nil && len(argv) > 0 {
+		if i, _ := shell.ScriptWordIndex(argv); i == 0 {
+			if c, ok := env.Memo.program(argv[0], env); ok {
+				return c
+			}
+		}
+	}
+	c, _ := findArgv(argv, env)
+	return c
+}
+
+// findArgv is FindArgv asking env.Memo only of files; argsMatter says
+// whether the program reads its arguments as code, or names a program
+// in them (an interpreter, env, a wrapper, find).
+func findArgv(argv []string, env Env) (c Code, argsMatter bool) {
 	f := newFinder(env)
 	words := make([]word, len(argv))
 	for i, a := range argv {
@@ -88,7 +103,7 @@ func FindArgv(argv []string, env Env) Code {
 	}
 	f.command(words, scope{}, false)
 	f.addScriptWord(argv)
-	return f.result()
+	return f.result(), f.argsMatter
 }
 
 // FindShell is the code of `sh -c script`: how Claude Code runs a command
@@ -113,6 +128,9 @@ type finder struct {
 	roots safepath.RootOnlyCache
 	// memoKey is private as a key of env.Memo's answers on system files.
 	memoKey string
+	// argsMatter: a program judged reads its arguments as code, or names
+	// a program in them.
+	argsMatter bool
 }
 
 // maxDepth bounds `sh -c` nested in `sh -c`: deeper, the code is not

@@ -45,6 +45,7 @@ func (f *finder) command(words []word, sc scope, inShell bool) {
 	f.add(path)
 	f.shebang(path, 0)
 	name := f.interpreterName(w0.s, path)
+	f.argsMatter = f.argsMatter || name == "env" || wrappers[name] != nil || runsArguments[name] || name == "find" || interpreters[familyOf(name)] != nil
 	switch {
 	case name == "env":
 		f.env1(words[1:], sc)

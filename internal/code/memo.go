@@ -2,6 +2,7 @@ package code
 
 import (
 	"bytes"
+	"slices"
 
 	"github.com/hermes-hooks/hermes/internal/memo"
 	"github.com/hermes-hooks/hermes/internal/safepath"
@@ -28,6 +29,10 @@ type Memo struct {
 	heads    memo.Map[string, []byte]        // HashBang
 	systems  memo.Map[systemKey, bool]       // finder.isSystem, keyed by the private folders too
 	privates memo.Map[[3]string, privateKey] // newFinder's folders, by Home, HermesHome, ProjectDir
+	// programs is the code of a program run with no arguments, by its
+	// word and the Env: the code of 755,000 hooks that run one script
+	// with arguments of their own, found once (SPEC §29 item 2).
+	programs memo.Map[programKey, programCode]
 	// Files resolves each folder's symlinks once, for scripts of their
 	// own in few folders, and lstats each file once: one the invocation's
 	// other caches share (nil: the Memo's own).
@@ -36,6 +41,32 @@ type Memo struct {
 	// ReadHead reads the first shell.HeadSize bytes of a file as
 	// shell.ReadHead does (nil: shell.ReadHead), for HashBang.
 	ReadHead func(path string) []byte
+}
+
+type programKey struct {
+	program, path, home, hermesHome, projectDir string
+}
+
+type programCode struct {
+	code       Code
+	argsMatter bool
+}
+
+// program is the code of a command whose first word is program and whose
+// arguments neither hold §4's script word nor are read by the program
+// (ok is false when they might be: an interpreter's, a wrapper's): the
+// code of program alone, found once.
+func (m *Memo) program(program string, env Env) (c Code, ok bool) {
+	p := m.programs.Get(programKey{program, env.PATH, env.Home, env.HermesHome, env.ProjectDir}, func() programCode {
+		c, argsMatter := findArgv([]string{program}, env)
+		return programCode{c, argsMatter}
+	})
+	if p.argsMatter {
+		return Code{}, false
+	}
+	c = p.code
+	c.Files = slices.Clone(c.Files) // the caller's to fill in (hashes)
+	return c, true
 }
 
 type privateKey struct {

@@ -29,10 +29,43 @@ func TestMemoFindsTheSame(t *testing.T) {
 		}
 	}
 	for name, n := range map[string]int{"resolved": memo.reals.Len(), "regular": memo.regulars.Len(), "executable": memo.execs.Len(),
-		"#! line": memo.shebangs.Len(), "head": memo.heads.Len(), "system": memo.systems.Len()} {
+		"#! line": memo.shebangs.Len(), "head": memo.heads.Len(), "system": memo.systems.Len(), "program": memo.programs.Len()} {
 		if n == 0 {
 			t.Errorf("the memo remembered no %s answer: the test proves nothing of it", name)
 		}
+	}
+}
+
+// A program's code is remembered for the hooks that run it with other
+// arguments only when they are not code: the first word of every command
+// of TestFind, given arguments of each kind (none, plain, a script's name,
+// a path, a "~", an option and inline code), is found with a Memo as
+// without one, twice; and a code handed out is the caller's to change.
+func TestMemoProgramWithOtherArguments(t *testing.T) {
+	fx := newFixture(t)
+	t.Chdir(fx.root)
+	withMemo := fx.env
+	withMemo.Memo = &Memo{}
+	tails := [][]string{nil, {"0000001"}, {"--x", "0000002"}, {fx.expand("$ROOT/s/rules.sh")}, {"rules.py"},
+		{fx.expand("$BIN/tool")}, {"~/x"}, {"-c", "echo hi"}, {"-m", "mod"}, {"-e", "print(1)"}, {"tool", "arg"}}
+	for round := range 2 {
+		for _, tt := range findCases() {
+			argv := strings.Fields(fx.expand(tt.cmd))
+			for _, tail := range tails {
+				argv := append(argv[:1:1], tail...)
+				want, _ := findArgv(argv, fx.env)
+				got := FindArgv(argv, withMemo)
+				if !reflect.DeepEqual(got, want) {
+					t.Errorf("round %d, %q: with a memo\n got %+v\nwant %+v", round, argv, got, want)
+				}
+				for i := range got.Files {
+					got.Files[i].SHA256 = "changed by the caller"
+				}
+			}
+		}
+	}
+	if withMemo.Memo.programs.Len() == 0 {
+		t.Fatal("no program remembered: the test proves nothing")
 	}
 }
 

@@ -7,35 +7,38 @@ package memo
 import "sync"
 
 // Map remembers one answer per key. It is safe for concurrent use and the
-// zero Map is ready. No lock is held while an answer is found, so two
+// zero Map is ready. The lock is not held while an answer is found, so two
 // callers asking for one key at once may both find it; either answer is
-// the file system's, and the first remembered is the one kept.
+// the file system's.
 type Map[K comparable, V any] struct {
-	// A sync.Map: its lookups write nothing shared, so the goroutines
-	// inspecting a long config, asking for the same few answers at once,
-	// do not bounce a lock's counter between cores (a read lock's cost
-	// 1 s of CPU of `list` at 755,000 hooks; a plain mutex made them queue).
-	m sync.Map
+	// Read-locked for lookups: the goroutines inspecting a long config
+	// ask for the same few answers at once (a plain mutex made them queue,
+	// 1 s of `list` at 755,000 hooks).
+	mu sync.RWMutex
+	m  map[K]V
 }
 
 // Get is the answer remembered for k, or else ask's, remembered.
 func (m *Map[K, V]) Get(k K, ask func() V) V {
-	if v, ok := m.m.Load(k); ok {
-		return as[V](v)
+	m.mu.RLock()
+	v, ok := m.m[k]
+	m.mu.RUnlock()
+	if ok {
+		return v
 	}
-	v, _ := m.m.LoadOrStore(k, ask())
-	return as[V](v)
-}
-
-// as is v as a V: a nil interface answer (no error) was stored as nil.
-func as[V any](v any) V {
-	t, _ := v.(V)
-	return t
+	v = ask()
+	m.mu.Lock()
+	if m.m == nil {
+		m.m = map[K]V{}
+	}
+	m.m[k] = v
+	m.mu.Unlock()
+	return v
 }
 
 // Len is how many answers are remembered.
 func (m *Map[K, V]) Len() int {
-	n := 0
-	m.m.Range(func(any, any) bool { n++; return true })
-	return n
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return len(m.m)
 }

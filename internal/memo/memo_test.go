@@ -44,20 +44,3 @@ func TestGetAsksOncePerKey(t *testing.T) {
 	}
 	wg.Wait()
 }
-
-// BenchmarkGetParallel: the goroutines inspecting a long config ask for
-// the same few answers at once.
-func BenchmarkGetParallel(b *testing.B) {
-	var m Map[string, error]
-	keys := []string{"/home/u/hooks/a.sh", "/home/u/hooks/b.sh", "/usr/bin/python3", "/bin/sh"}
-	for _, k := range keys {
-		m.Get(k, func() error { return nil })
-	}
-	b.RunParallel(func(pb *testing.PB) {
-		i := 0
-		for pb.Next() {
-			m.Get(keys[i%len(keys)], func() error { return nil })
-			i++
-		}
-	})
-}

@@ -27,7 +27,7 @@ var keyEffects = map[string]string{
 // misspelled (SPEC §28 item 2): the agent ignores keys it does not know
 // without a word, so `matchr: terminal` makes a guard fire for every tool.
 // A key far from every known one (a note of the user's) is left alone.
-func (p *parser) misspelled(path string, f fieldSet) {
+func (p *parser) misspelled(at entryPath, f fieldSet) {
 	for _, pr := range f {
 		want := MisspelledKey(pr.Key)
 		if want == "" {
@@ -36,7 +36,7 @@ func (p *parser) misspelled(path string, f fieldSet) {
 		if _, given := f.get(want); given {
 			continue // a stray second spelling beside the real key
 		}
-		p.advise(path+"."+pr.Key, pr.KeyNode.Line, "unknown key %q — did you mean %q? The agent ignores keys it does not know, silently: %s",
+		p.advise(at.key(pr.Key), pr.KeyNode.Line, "unknown key %q — did you mean %q? The agent ignores keys it does not know, silently: %s",
 			pr.Key, want, keyEffects[want])
 	}
 }

@@ -256,14 +256,28 @@ func (p *parser) advise(path string, line int, format string, args ...any) {
 	p.out.Diagnostics[len(p.out.Diagnostics)-1].Advisory = true
 }
 
-// fields returns an entry's keys, warning about repeated ones.
-func (p *parser) fields(path string, n *yaml.Node) fieldSet {
+// fields returns an entry's keys, warning about repeated ones; path is
+// the path of one of its keys.
+func (p *parser) fields(path func(key string) string, n *yaml.Node) fieldSet {
 	pairs, dups := config.Pairs(n)
 	for _, d := range dups {
-		p.warn(path+"."+d.Key, d.KeyNode.Line, "%q is given more than once; the last value is used", d.Key)
+		p.warn(path(d.Key), d.KeyNode.Line, "%q is given more than once; the last value is used", d.Key)
 	}
 	return pairs
 }
+
+// entryPath is the path of the hook hooks.<event>[index], made only when
+// a warning names it: a 55 MB config's 755,000 hooks made as many paths,
+// and their matchers' paths, that nobody read (0.3 s of CPU).
+type entryPath struct {
+	event string
+	index int
+}
+
+func (e entryPath) String() string { return "hooks." + e.event + "[" + strconv.Itoa(e.index) + "]" }
+
+// key is the path of the entry's key.
+func (e entryPath) key(key string) string { return e.String() + "." + key }
 
 // fieldSet is the keys of one hook or webhook entry: a handful, each once,
 // so a scan finds one faster than a map built per entry would.
@@ -460,29 +474,29 @@ func (p *parser) unknownEvent(name string) string {
 }
 
 func (p *parser) entry(ev catalog.Event, i int, item *yaml.Node) (Spec, bool) {
-	path := "hooks." + ev.Name + "[" + strconv.Itoa(i) + "]" // not Sprintf: once per hook
+	at := entryPath{ev.Name, i}
 	s := Spec{Event: ev.Name, Index: i, Timeout: DefaultTimeout, File: p.file, Line: item.Line}
 	item = p.item(item)
 	v := config.Resolve(item)
 	if v.Kind != config.KindMapping {
-		p.warn(path, item.Line, "a hook must be a mapping with a command (command: ...), got %s; skipped", v.Describe())
+		p.warn(at.String(), item.Line, "a hook must be a mapping with a command (command: ...), got %s; skipped", v.Describe())
 		return s, false
 	}
-	f := p.fields(path, v.Node)
-	p.misspelled(path, f)
+	f := p.fields(at.key, v.Node)
+	p.misspelled(at, f)
 
 	cmd, ok := f.get("command")
 	if !ok {
-		p.warn(path, item.Line, "hook has no command; skipped")
+		p.warn(at.String(), item.Line, "hook has no command; skipped")
 		return s, false
 	}
 	cv := config.Resolve(cmd.Value)
 	switch {
 	case cv.Kind != config.KindString:
-		p.warn(path+".command", cmd.KeyNode.Line, "command must be a string, got %s; hook skipped", cv.Describe())
+		p.warn(at.key("command"), cmd.KeyNode.Line, "command must be a string, got %s; hook skipped", cv.Describe())
 		return s, false
 	case pystr.IsBlank(cv.Str):
-		p.warn(path+".command", cmd.KeyNode.Line, "command is blank; hook skipped")
+		p.warn(at.key("command"), cmd.KeyNode.Line, "command is blank; hook skipped")
 		return s, false
 	}
 	// Trimmed as the agent's str.strip() does, so the allowlist key is
@@ -508,7 +522,7 @@ func (p *parser) entry(ev catalog.Event, i int, item *yaml.Node) (Spec, bool) {
 	if strings.Contains(s.Command, "~") {
 		if argv, err := shell.Argv(s.Command, "/"); err == nil {
 			if refusal := trust.TildeRefusal(shell.TildeScript(argv)); refusal != "" {
-				p.warn(path+".command", cmd.KeyNode.Line, "will not run: %s", refusal)
+				p.warn(at.key("command"), cmd.KeyNode.Line, "will not run: %s", refusal)
 			}
 		}
 	}
@@ -517,27 +531,27 @@ func (p *parser) entry(ev catalog.Event, i int, item *yaml.Node) (Spec, bool) {
 		if mv := config.Resolve(m.Value); mv.Kind == config.KindString {
 			s.matcherText = pystr.Strip(mv.Str)
 		}
-		s.Matcher = p.matcher(ev, path+".matcher", m)
+		s.Matcher = p.matcher(ev, func() string { return at.key("matcher") }, m)
 	}
 	if t, ok := f.get("timeout"); ok {
-		s.Timeout, s.TimeoutSet = p.timeout(path, t)
+		s.Timeout, s.TimeoutSet = p.timeout(at, t)
 	}
 	fc, ok := f.get("fail_closed")
 	if !ok {
 		fc, ok = f.get("failClosed")
 	}
 	if ok {
-		s.FailClosed = p.failClosed(ev, path+"."+fc.Key, fc)
+		s.FailClosed = p.failClosed(ev, at, fc)
 	}
 	if r, ok := f.get("replay"); ok {
-		s.NoReplay = !p.replay(path+".replay", r)
+		s.NoReplay = !p.replay(at, r)
 	}
 	return s, true
 }
 
 // replay reads an entry's replay key: true or false; anything else is a
 // warning, and the hook is replayed (the default).
-func (p *parser) replay(path string, r config.Pair) bool {
+func (p *parser) replay(at entryPath, r config.Pair) bool {
 	v := config.Resolve(r.Value)
 	switch v.Kind {
 	case config.KindBool:
@@ -545,41 +559,40 @@ func (p *parser) replay(path string, r config.Pair) bool {
 	case config.KindNull:
 		return true
 	}
-	p.warn(path, r.KeyNode.Line, "replay must be true or false (unquoted), got %s; using true (test --cases replays it)", v.Describe())
+	p.warn(at.key("replay"), r.KeyNode.Line, "replay must be true or false (unquoted), got %s; using true (test --cases replays it)", v.Describe())
 	return true
 }
 
-// matcher returns nil when the entry has no usable matcher.
-func (p *parser) matcher(ev catalog.Event, path string, m config.Pair) *Matcher {
+// matcher returns nil when the entry has no usable matcher; path is its
+// path, made for a warning.
+func (p *parser) matcher(ev catalog.Event, path func() string, m config.Pair) *Matcher {
 	line := m.KeyNode.Line
 	v := config.Resolve(m.Value)
 	switch {
 	case v.Kind == config.KindNull:
 		return nil
 	case v.Kind != config.KindString:
-		p.warn(path, line, "matcher must be a string (a regular expression over tool names), got %s; ignored, the hook applies to every call", v.Describe())
+		p.warn(path(), line, "matcher must be a string (a regular expression over tool names), got %s; ignored, the hook applies to every call", v.Describe())
 		return nil
 	case pystr.IsBlank(v.Str):
 		return nil
 	case !ev.Tool:
-		p.warn(path, line, "matcher only applies to tool events (pre_tool_call, post_tool_call); it is ignored for %s", ev.Name)
+		p.warn(path(), line, "matcher only applies to tool events (pre_tool_call, post_tool_call); it is ignored for %s", ev.Name)
 		return nil
 	}
 	matcher, warning := CompileMatcher(pystr.Strip(v.Str))
 	if warning != "" {
-		p.warn(path, line, "%s", warning)
+		p.warn(path(), line, "%s", warning)
 	}
 	return matcher
 }
 
-// timeout reads the timeout of the entry at entry (its path; the
-// field's is made only for a warning: a 55 MB config's 755,000 timeouts
-// made 33 MB of paths nobody read).
-func (p *parser) timeout(entry string, t config.Pair) (int, bool) {
+// timeout reads the timeout of the entry at.
+func (p *parser) timeout(at entryPath, t config.Pair) (int, bool) {
 	line := t.KeyNode.Line
 	v := config.Resolve(t.Value)
 	n, ok := pythonInt(v)
-	path := func() string { return entry + ".timeout" }
+	path := func() string { return at.key("timeout") }
 	switch {
 	case !ok:
 		p.warn(path(), line, "timeout must be a whole number of seconds, got %s; using the default %d", v.Describe(), DefaultTimeout)
@@ -595,15 +608,15 @@ func (p *parser) timeout(entry string, t config.Pair) (int, bool) {
 	return int(n), true
 }
 
-func (p *parser) failClosed(ev catalog.Event, path string, fc config.Pair) bool {
+func (p *parser) failClosed(ev catalog.Event, at entryPath, fc config.Pair) bool {
 	line := fc.KeyNode.Line
 	v := config.Resolve(fc.Value)
 	if v.Kind != config.KindBool {
-		p.warn(path, line, "%s must be true or false (unquoted), got %s; using false", fc.Key, v.Describe())
+		p.warn(at.key(fc.Key), line, "%s must be true or false (unquoted), got %s; using false", fc.Key, v.Describe())
 		return false
 	}
 	if v.Bool && !ev.Blocking {
-		p.warn(path, line, "%s only applies to pre_tool_call, the one event a hook can block; ignored for %s", fc.Key, ev.Name)
+		p.warn(at.key(fc.Key), line, "%s only applies to pre_tool_call, the one event a hook can block; ignored for %s", fc.Key, ev.Name)
 		return false
 	}
 	return v.Bool

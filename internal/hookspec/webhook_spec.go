@@ -66,7 +66,7 @@ func (p *parser) webhook(i int, item *yaml.Node) (Webhook, bool) {
 		p.warn(path, item.Line, "a webhook must be a mapping with url and events, got %s; skipped", v.Describe())
 		return w, false
 	}
-	f := p.fields(path, v.Node)
+	f := p.fields(func(key string) string { return path + "." + key }, v.Node)
 
 	u, ok := f.get("url")
 	if !ok {
@@ -189,7 +189,7 @@ func (p *parser) webhookMatcher(w *Webhook, path string, m config.Pair) *Matcher
 	}
 	// A tool event is present: validate as for a shell hook on that event.
 	ev, _ := p.cat.Lookup("pre_tool_call")
-	return p.matcher(ev, path, m)
+	return p.matcher(ev, func() string { return path }, m)
 }
 
 func (p *parser) webhookTimeout(path string, t config.Pair) int {

@@ -2,6 +2,7 @@ package hookspec
 
 import (
 	"fmt"
+	"hash/maphash"
 	"reflect"
 	"strings"
 	"testing"
@@ -35,6 +36,8 @@ func TestParseParallelAsSerial(t *testing.T) {
 				b.WriteString("    - timeout: 3\n") // no command
 			case 6:
 				fmt.Fprintf(&b, "    - command: ${HOME}/x.sh %d\n      fail_closed: maybe\n", i)
+			case 7:
+				b.WriteString("    - matcher: terminal\n      command: /h/dup.sh\n") // duplicates, of another hook than case 2's
 			default:
 				fmt.Fprintf(&b, "    - matcher: terminal\n      command: /h/x.sh %d\n      timeout: %d\n", i, i%40)
 			}
@@ -51,20 +54,38 @@ func TestParseParallelAsSerial(t *testing.T) {
 	if len(serial.Specs) < 10000 || len(serial.Diagnostics) < 10000 {
 		t.Fatalf("the config gave only %d specs and %d diagnostics", len(serial.Specs), len(serial.Diagnostics))
 	}
-	if !reflect.DeepEqual(serial.Diagnostics, parallel.Diagnostics) {
-		for i := range min(len(serial.Diagnostics), len(parallel.Diagnostics)) {
-			if !reflect.DeepEqual(serial.Diagnostics[i], parallel.Diagnostics[i]) {
-				t.Fatalf("diagnostic %d: serial %+v, parallel %+v", i, serial.Diagnostics[i], parallel.Diagnostics[i])
+	sameParse(t, "in parallel", serial, parallel)
+	// Registered alike when every pair's hash clashes with others'.
+	defer func(old func(string, string) uint64) { pairHash = old }(pairHash)
+	seed := maphash.MakeSeed()
+	for name, clash := range map[string]func(matcher, command string) uint64{
+		"of pairs with one command": func(_, command string) uint64 { return maphash.String(seed, command) },
+		"of most pairs":             func(_, command string) uint64 { return uint64(len(command)) % 3 },
+	} {
+		pairHash = clash
+		sameParse(t, "serially, hashes "+name+" clashing", serial, parse(1<<62))
+		sameParse(t, "in parallel, hashes "+name+" clashing", serial, parse(1))
+	}
+}
+
+// sameParse fails when got is not want, spec for spec and diagnostic for
+// diagnostic.
+func sameParse(t *testing.T, how string, want, got *Parsed) {
+	t.Helper()
+	if !reflect.DeepEqual(want.Diagnostics, got.Diagnostics) {
+		for i := range min(len(want.Diagnostics), len(got.Diagnostics)) {
+			if !reflect.DeepEqual(want.Diagnostics[i], got.Diagnostics[i]) {
+				t.Fatalf("diagnostic %d: read %s %+v, want %+v", i, how, got.Diagnostics[i], want.Diagnostics[i])
 			}
 		}
-		t.Fatalf("%d diagnostics read serially, %d in parallel", len(serial.Diagnostics), len(parallel.Diagnostics))
+		t.Fatalf("%d diagnostics read %s, want %d", len(got.Diagnostics), how, len(want.Diagnostics))
 	}
-	if len(serial.Specs) != len(parallel.Specs) {
-		t.Fatalf("%d specs read serially, %d in parallel", len(serial.Specs), len(parallel.Specs))
+	if len(want.Specs) != len(got.Specs) {
+		t.Fatalf("%d specs read %s, want %d", len(got.Specs), how, len(want.Specs))
 	}
-	for i := range serial.Specs {
-		if !reflect.DeepEqual(serial.Specs[i], parallel.Specs[i]) {
-			t.Fatalf("spec %d: serial %+v, parallel %+v", i, serial.Specs[i], parallel.Specs[i])
+	for i := range want.Specs {
+		if !reflect.DeepEqual(want.Specs[i], got.Specs[i]) {
+			t.Fatalf("spec %d: read %s %+v, want %+v", i, how, got.Specs[i], want.Specs[i])
 		}
 	}
 }

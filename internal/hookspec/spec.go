@@ -2,6 +2,7 @@ package hookspec
 
 import (
 	"fmt"
+	"hash/maphash"
 	"math"
 	"runtime"
 	"slices"
@@ -219,7 +220,7 @@ type parser struct {
 	cat  *catalog.Catalogue
 	env  config.Env
 	out  *Parsed
-	seen map[string]map[[2]string]int // index in out.Specs by event, then (matcher, command)
+	seen map[string]*registry // the hooks registered, by event
 	// config reads the items of lists (config.File.Item), with reader;
 	// itemExpansions are the expansions made in the item being parsed
 	// (every value asked about is in an item: a hook or a webhook).
@@ -352,10 +353,10 @@ func (p *parser) event(pr config.Pair) {
 	// A map per event, sized for its hooks: one map grown to 755,000
 	// keys was a third of the parse.
 	if p.seen == nil {
-		p.seen = map[string]map[[2]string]int{}
+		p.seen = map[string]*registry{}
 	}
 	if p.seen[ev.Name] == nil {
-		p.seen[ev.Name] = make(map[[2]string]int, len(v.Node.Content))
+		p.seen[ev.Name] = &registry{byHash: make(map[uint64]int, len(v.Node.Content))}
 	}
 	p.entries(ev, v.Node.Content)
 }
@@ -376,7 +377,7 @@ func (p *parser) entries(ev catalog.Event, items []*yaml.Node) {
 	if workers < 2 || len(items) < parallelEntriesMin {
 		for i, item := range items {
 			if s, ok := p.entry(ev, i, item); ok {
-				p.register(s)
+				p.register(s, pairHash(s.matcherText, s.Command))
 			}
 		}
 		return
@@ -384,6 +385,7 @@ func (p *parser) entries(ev catalog.Event, items []*yaml.Node) {
 	type result struct {
 		spec  Spec
 		ok    bool
+		hash  uint64 // of the spec's (matcher, command)
 		diags []config.Diagnostic
 	}
 	const chunk = 4096
@@ -413,7 +415,11 @@ func (p *parser) entries(ev catalog.Event, items []*yaml.Node) {
 				for i := a; i < z; i++ {
 					n := len(q.out.Diagnostics)
 					s, ok := q.entry(ev, i, items[i])
-					b.results[i-lo] = result{s, ok, q.out.Diagnostics[n:len(q.out.Diagnostics):len(q.out.Diagnostics)]}
+					var h uint64
+					if ok {
+						h = pairHash(s.matcherText, s.Command)
+					}
+					b.results[i-lo] = result{s, ok, h, q.out.Diagnostics[n:len(q.out.Diagnostics):len(q.out.Diagnostics)]}
 				}
 			})
 		}
@@ -429,7 +435,7 @@ func (p *parser) entries(ev catalog.Event, items []*yaml.Node) {
 			r := &b.results[i]
 			p.out.Diagnostics = append(p.out.Diagnostics, r.diags...)
 			if r.ok {
-				p.register(r.spec)
+				p.register(r.spec, r.hash)
 			}
 			*r = result{}
 		}
@@ -438,18 +444,18 @@ func (p *parser) entries(ev catalog.Event, items []*yaml.Node) {
 
 // register adds s unless the same (event, matcher, command) is already
 // registered: the agent registers such a hook once, with the first
-// entry's timeout and fail_closed (SPEC §14).
-func (p *parser) register(s Spec) {
+// entry's timeout and fail_closed (SPEC §14). hash is pairHash's of the
+// spec's matcher and command.
+func (p *parser) register(s Spec, hash uint64) {
 	if p.seen == nil {
-		p.seen = map[string]map[[2]string]int{}
+		p.seen = map[string]*registry{}
 	}
 	seen := p.seen[s.Event]
 	if seen == nil {
-		seen = map[[2]string]int{}
+		seen = &registry{byHash: map[uint64]int{}}
 		p.seen[s.Event] = seen
 	}
-	key := [2]string{s.matcherText, s.Command}
-	if i, dup := seen[key]; dup {
+	if i, dup := seen.find(p.out.Specs, &s, hash); dup {
 		first := p.out.Specs[i]
 		p.out.Diagnostics = append(p.out.Diagnostics, config.Diagnostic{
 			Level: config.LevelInfo, Path: fmt.Sprintf("hooks.%s[%d]", s.Event, s.Index), File: p.file, Line: s.Line,
@@ -457,9 +463,49 @@ func (p *parser) register(s Spec) {
 				first.Event, first.Index, first.Line)})
 		return
 	}
-	seen[key] = len(p.out.Specs)
 	p.out.Specs = append(p.out.Specs, s)
 }
+
+// A registry is the hooks of one event registered so far, by their
+// (matcher, command): the index in the specs of the first with the pair's
+// hash, checked against that spec's pair; a pair whose hash an earlier,
+// other pair has is kept whole beside. A map keyed by the pairs
+// themselves (40 bytes a key, hashed on one CPU) was a tenth of the parse
+// at 755,000 hooks.
+type registry struct {
+	byHash map[uint64]int
+	clash  map[[2]string]int
+}
+
+// find is the index of the spec registered with s's pair (hash its
+// pairHash), when there is one; else s is recorded at len(specs).
+func (r *registry) find(specs []Spec, s *Spec, hash uint64) (int, bool) {
+	i, ok := r.byHash[hash]
+	if !ok {
+		r.byHash[hash] = len(specs)
+		return 0, false
+	}
+	if first := &specs[i]; first.matcherText == s.matcherText && first.Command == s.Command {
+		return i, true
+	}
+	key := [2]string{s.matcherText, s.Command}
+	if i, ok := r.clash[key]; ok {
+		return i, true
+	}
+	if r.clash == nil {
+		r.clash = map[[2]string]int{}
+	}
+	r.clash[key] = len(specs)
+	return 0, false
+}
+
+// pairHash hashes a hook's matcher and command for a registry (a
+// variable: a test makes every pair clash).
+var pairHash = func(matcher, command string) uint64 {
+	return maphash.Comparable(pairSeed, [2]string{matcher, command})
+}
+
+var pairSeed = maphash.MakeSeed()
 
 func (p *parser) unknownEvent(name string) string {
 	if strings.Contains(name, ":") {

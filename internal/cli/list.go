@@ -121,16 +121,9 @@ func listRun(cmd *cobra.Command, opts *listOptions) error {
 	}
 	printWarnings(ios, diags, warnings)
 	if opts.JSON {
-		out := listJSON{whereJSON: where(s.Loc),
+		out := listJSON{whereJSON: where(s.Loc), ShellHooks: []shellHookJSON{},
 			GatewayHooks: []gatewayHookJSON{}, OutboundWebhooks: []webhookJSON{},
 			Diagnostics: diags}
-		all := append(s.ShellHooks(list), s.InspectAll(s.Parsed.Disabled, list)...)
-		out.ShellHooks = make([]shellHookJSON, 0, len(all)) // not grown by doubling: 755,000 of them
-		for _, h := range all {
-			j := shellHookToJSON(h)
-			j.SHA256 = s.LockEntry(h).SHA256
-			out.ShellHooks = append(out.ShellHooks, j)
-		}
 		for _, g := range gw {
 			out.GatewayHooks = append(out.GatewayHooks, gatewayHookJSON{Name: g.Name, Dir: g.Dir,
 				Events: nonNil(g.Events), Enabled: g.Enabled, Loaded: g.Loaded,
@@ -140,8 +133,7 @@ func listRun(cmd *cobra.Command, opts *listOptions) error {
 			out.OutboundWebhooks = append(out.OutboundWebhooks, webhookJSON{Label: w.Name, URL: w.Shown,
 				Events: nonNil(w.Events), Matcher: matcherSource(w.Matcher), Timeout: w.Timeout, Signed: w.Signed})
 		}
-		// About 330 bytes of compact JSON a hook.
-		return writeJSONSized(ios.Out, out, 400*len(out.ShellHooks))
+		return streamListJSON(ios.Out, out, s, list)
 	}
 	// Buffered: a line a write was three write(2)s per hook, 2.3 million
 	// for a config of 755,000 hooks (SPEC §29 item 2).

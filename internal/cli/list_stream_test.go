@@ -88,3 +88,82 @@ func snippet(got, want []byte) string {
 	cut := func(s []byte) string { return string(s[max(0, i-200):min(len(s), i+200)]) }
 	return fmt.Sprintf("streamed:\n%s\n\nrendered:\n%s", cut(got), cut(want))
 }
+
+// TestStreamListJSONAsEncoded: list --json's streamed hooks (inspected and
+// encoded a chunk at a time on several goroutines, into the document's
+// empty list) are what encoding the whole document writes, byte for
+// byte: hooks across several chunks, then the disabled ones; approved,
+// unapproved, modified, missing and unparsable hooks; a script's sha256
+// as the lock records it; diagnostics after. With no hook, or disabled
+// hooks alone, the list is written as it is.
+func TestStreamListJSONAsEncoded(t *testing.T) {
+	home := bigConfigHome(t, 2*streamChunk+5)
+	extra := "    - command: " + home + "/missing.sh\n" +
+		"    - command: " + home + "/hook-b.sh x\n      timeout: 3\n      fail_closed: true\n" +
+		"    - command: \"" + home + "/hook-a.sh 'unclosed\"\n" +
+		"    - command: echo hi | cat\n      timout: 4\n"
+	disabled := "hooks_disabled:\n  pre_tool_call:\n    - command: " + home + "/hook-a.sh off\n    - command: /usr/bin/true\n      matcher: terminal\n"
+	cfgPath := filepath.Join(home, "config.yaml")
+	cfg, err := os.ReadFile(cfgPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(home, "hook-b.sh"), []byte("#!/bin/sh\nexit 1\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct{ name, body string }{
+		{"many", strings.Replace(string(cfg), "  post_tool_call:\n", extra+"  post_tool_call:\n", 1) + disabled},
+		{"none", "model: x\n"},
+		{"disabled alone", "hooks: {}\n" + disabled},
+	} {
+		if err := os.WriteFile(cfgPath, []byte(tt.body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		s, err := hooks.LoadWithAllowlist(config.Request{HomeFlag: home, UserHome: home, Env: config.MapEnv(nil)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		list, _, err := s.Store.Read()
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc := listJSON{whereJSON: where(s.Loc), ShellHooks: []shellHookJSON{}, GatewayHooks: []gatewayHookJSON{},
+			OutboundWebhooks: []webhookJSON{}, Diagnostics: s.Diagnostics()}
+		whole := doc
+		for _, h := range append(s.ShellHooks(list), s.InspectAll(s.Parsed.Disabled, list)...) {
+			j := shellHookToJSON(h)
+			// The lock's sha256: the script's, unless a system file of
+			// its code.
+			system := map[string]bool{}
+			for _, f := range h.Code.Files {
+				system[f.Path] = f.System
+			}
+			if fp := s.Fingerprints.Of(h.Script); h.HasScriptFile() && !system[h.Script] && fp.Err == nil {
+				j.SHA256 = &fp.SHA256
+			}
+			whole.ShellHooks = append(whole.ShellHooks, j)
+		}
+		var want, got bytes.Buffer
+		if err := writeJSON(&want, whole); err != nil {
+			t.Fatal(err)
+		}
+		if err := streamListJSON(&got, doc, s, list); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got.Bytes(), want.Bytes()) {
+			t.Fatalf("%s: streamed JSON differs from the encoded document at byte %d:\n%s",
+				tt.name, firstDiff(got.Bytes(), want.Bytes()), snippet(got.Bytes(), want.Bytes()))
+		}
+		if tt.name != "many" {
+			continue
+		}
+		if len(whole.ShellHooks) < 2*streamChunk || len(s.Parsed.Disabled) != 2 || len(doc.Diagnostics) == 0 {
+			t.Fatalf("%d hooks, %d disabled, %d diagnostics: the test does not cover them", len(whole.ShellHooks), len(s.Parsed.Disabled), len(doc.Diagnostics))
+		}
+		for _, w := range []string{`"approved": true`, `"drift": "modified"`, `"sha256": null`, `"disabled": true`, `"executable": false`, `"matcher": "terminal"`} {
+			if !strings.Contains(want.String(), w) {
+				t.Errorf("the document holds no %s: the test does not cover it", w)
+			}
+		}
+	}
+}

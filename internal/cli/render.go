@@ -25,26 +25,50 @@ func writeJSON(w io.Writer, v any) error { return writeJSONSized(w, v, 0) }
 func writeJSONSized(w io.Writer, v any, sizeHint int) error {
 	var buf bytes.Buffer
 	buf.Grow(sizeHint)
-	enc := json.NewEncoder(&buf)
+	out, err := appendJSON(nil, &buf, v, 0)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(out)
+	return err
+}
+
+// appendJSON appends v to dst as writeJSON writes it, at depth (its lines
+// indented as inside depth levels of a document), with no line feed after
+// it; buf is scratch space.
+func appendJSON(dst []byte, buf *bytes.Buffer, v any, depth int) ([]byte, error) {
+	buf.Reset()
+	enc := json.NewEncoder(buf)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
-		return err
+		return dst, err
+	}
+	compact := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+	if dst == nil {
+		dst = make([]byte, 0, buf.Len()+buf.Len()/2)
 	}
 	// Indented here rather than by SetIndent: encoding/json re-scans its
 	// output with its validating state machine to indent it, which was
 	// most of the time `list --json` spent writing 1,000 hooks.
-	out := indentJSON(make([]byte, 0, buf.Len()+buf.Len()/2), buf.Bytes())
+	start := len(dst)
+	dst = indentJSON(dst, compact, depth)
+	if depth == 0 {
+		dst = append(dst, '\n') // Encode's
+	}
 	// Values from hooks may hold NaN or Infinity, which the agent's JSON
-	// accepts and writes bare; encoding/json carried them as placeholders.
-	_, err := w.Write(pyjson.RestoreNonFinite(out))
-	return err
+	// accepts and writes bare; encoding/json carried them as placeholders
+	// (longer than the words: a text restored is shorter).
+	if restored := pyjson.RestoreNonFinite(dst[start:]); len(restored) != len(dst)-start {
+		dst = append(dst[:start], restored...)
+	}
+	return dst, nil
 }
 
 // indentJSON appends to dst the compact JSON src (encoding/json's output:
 // no space outside strings) indented as json.Indent(dst, src, "", "  ")
-// does, empty objects and lists staying "{}" and "[]".
-func indentJSON(dst, src []byte) []byte {
-	depth := 0
+// does inside depth levels of a document, empty objects and lists staying
+// "{}" and "[]".
+func indentJSON(dst, src []byte, depth int) []byte {
 	newline := func() {
 		dst = append(dst, '\n')
 		for i := 0; i < depth; i++ {

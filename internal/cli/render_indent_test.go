@@ -44,7 +44,15 @@ func checkIndent(t *testing.T, compact []byte) {
 	if err := json.Indent(&want, compact, "", "  "); err != nil {
 		t.Fatalf("json.Indent(%q): %v", compact, err)
 	}
-	if got := indentJSON(nil, compact); !bytes.Equal(got, want.Bytes()) {
+	if got := indentJSON(nil, compact, 0); !bytes.Equal(got, want.Bytes()) {
 		t.Fatalf("indentJSON(%q) =\n%s\nwant\n%s", compact, got, want.Bytes())
+	}
+	// Inside two levels of a document (list --json's hooks).
+	want.Reset()
+	if err := json.Indent(&want, compact, "    ", "  "); err != nil {
+		t.Fatal(err)
+	}
+	if got := indentJSON(nil, compact, 2); !bytes.Equal(got, want.Bytes()) {
+		t.Fatalf("indentJSON(%q, depth 2) =\n%s\nwant\n%s", compact, got, want.Bytes())
 	}
 }

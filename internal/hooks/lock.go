@@ -23,11 +23,9 @@ func (s *Setup) LockEntry(h ShellHook) lockfile.ShellHook {
 		script := s.relToHome(h.Script)
 		e.Script = &script
 	}
-	system := map[string]bool{}
 	if h.ParseErr == nil {
 		for _, f := range h.Code.Files {
 			cf := lockfile.CodeFile{Path: s.relToHome(f.Path), System: f.System}
-			system[f.Path] = f.System
 			if !f.System {
 				cf.SHA256 = s.Fingerprints.Of(f.Path).SHA256
 			}
@@ -38,17 +36,33 @@ func (s *Setup) LockEntry(h ShellHook) lockfile.ShellHook {
 			e.Pinnable = &f
 		}
 	}
-	if h.HasScriptFile() && !system[h.Script] {
-		if fp := s.Fingerprints.Of(h.Script); fp.Err == nil {
-			sum := fp.SHA256
-			e.SHA256 = &sum
-		}
-	}
+	e.SHA256 = s.ScriptSHA256(&h)
 	if h.Guard != nil {
 		e.Protected = true
 		e.GuardFlags = s.guardFlags(h)
 	}
 	return e
+}
+
+// ScriptSHA256 is the sha256 of h's script as read now (through the
+// invocation's cache), as the lock records it: nil when there is no
+// script file, when it is a system file of the code, or cannot be read.
+func (s *Setup) ScriptSHA256(h *ShellHook) *string {
+	if !h.HasScriptFile() {
+		return nil
+	}
+	if h.ParseErr == nil {
+		for _, f := range h.Code.Files {
+			if f.Path == h.Script && f.System {
+				return nil
+			}
+		}
+	}
+	fp := s.Fingerprints.Of(h.Script)
+	if fp.Err != nil {
+		return nil
+	}
+	return &fp.SHA256
 }
 
 // guardFlags are the guard's options of a protected hook, as the lock

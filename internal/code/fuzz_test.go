@@ -3,12 +3,14 @@ package code
 import (
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 )
 
 // FuzzFind runs random shell strings through the finder: it never panics,
-// and two files named only as data — a redirect target and the argument
+// a Memo (shared by every input, as by the hooks of one list) changes no
+// finding, and two files named only as data — a redirect target and the argument
 // of a program that is not an interpreter, appended after the fuzzed
 // string — are never reported as code.
 func FuzzFind(f *testing.F) {
@@ -42,8 +44,12 @@ func FuzzFind(f *testing.F) {
 		}
 	}
 	env := Env{PATH: bin + ":/usr/bin:/bin", Home: filepath.Join(dir, "home"), ProjectDir: filepath.Join(dir, "proj")}
+	withMemo := env
+	withMemo.Memo = &Memo{}
 	f.Fuzz(func(t *testing.T, s string) {
-		Find(s, env)
+		if got, want := Find(s, withMemo), Find(s, env); !reflect.DeepEqual(got, want) {
+			t.Fatalf("%q: with a memo\n got %+v\nwant %+v", s, got, want)
+		}
 		alone := FindShell(s, env)
 		if strings.Contains(s, "data") || strings.Contains(s, ".sh") || !alone.Pinnable && strings.Contains(alone.Reason, "parsed") {
 			return

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hermes-hooks/hermes/internal/allowlist"
 	"github.com/hermes-hooks/hermes/internal/config"
 	"github.com/hermes-hooks/hermes/internal/hooks"
 	"github.com/hermes-hooks/hermes/internal/iostreams"
@@ -41,14 +42,7 @@ func TestStreamShellHooksAsRendered(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(home, "hook-b.sh"), []byte("#!/bin/sh\nexit 1\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	s, err := hooks.LoadWithAllowlist(config.Request{HomeFlag: home, UserHome: home, Env: config.MapEnv(nil)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	list, _, err := s.Store.Read()
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, list := loadHome(t, home)
 	if n := len(s.Parsed.Specs); n < 3*streamChunk {
 		t.Fatalf("only %d hooks parsed", n)
 	}
@@ -72,6 +66,20 @@ func TestStreamShellHooksAsRendered(t *testing.T) {
 			}
 		}
 	}
+}
+
+// loadHome loads the config and reads the allowlist of home, as list does.
+func loadHome(t *testing.T, home string) (*hooks.Setup, *allowlist.List) {
+	t.Helper()
+	s, err := hooks.LoadWithAllowlist(config.Request{HomeFlag: home, UserHome: home, Env: config.MapEnv(nil)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	list, _, err := s.Store.Read()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, list
 }
 
 func firstDiff(a, b []byte) int {
@@ -119,14 +127,7 @@ func TestStreamListJSONAsEncoded(t *testing.T) {
 		if err := os.WriteFile(cfgPath, []byte(tt.body), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		s, err := hooks.LoadWithAllowlist(config.Request{HomeFlag: home, UserHome: home, Env: config.MapEnv(nil)})
-		if err != nil {
-			t.Fatal(err)
-		}
-		list, _, err := s.Store.Read()
-		if err != nil {
-			t.Fatal(err)
-		}
+		s, list := loadHome(t, home)
 		doc := listJSON{whereJSON: where(s.Loc), ShellHooks: []shellHookJSON{}, GatewayHooks: []gatewayHookJSON{},
 			OutboundWebhooks: []webhookJSON{}, Diagnostics: s.Diagnostics()}
 		whole := doc

@@ -377,7 +377,7 @@ func (p *parser) entries(ev catalog.Event, items []*yaml.Node) {
 	if workers < 2 || len(items) < parallelEntriesMin {
 		for i, item := range items {
 			if s, ok := p.entry(ev, i, item); ok {
-				p.register(s, pairHash(s.matcherText, s.Command))
+				p.register(&s, pairHash(s.matcherText, s.Command))
 			}
 		}
 		return
@@ -435,7 +435,7 @@ func (p *parser) entries(ev catalog.Event, items []*yaml.Node) {
 			r := &b.results[i]
 			p.out.Diagnostics = append(p.out.Diagnostics, r.diags...)
 			if r.ok {
-				p.register(r.spec, r.hash)
+				p.register(&r.spec, r.hash)
 			}
 			*r = result{}
 		}
@@ -446,7 +446,7 @@ func (p *parser) entries(ev catalog.Event, items []*yaml.Node) {
 // registered: the agent registers such a hook once, with the first
 // entry's timeout and fail_closed (SPEC §14). hash is pairHash's of the
 // spec's matcher and command.
-func (p *parser) register(s Spec, hash uint64) {
+func (p *parser) register(s *Spec, hash uint64) {
 	if p.seen == nil {
 		p.seen = map[string]*registry{}
 	}
@@ -455,7 +455,7 @@ func (p *parser) register(s Spec, hash uint64) {
 		seen = &registry{byHash: map[uint64]int{}}
 		p.seen[s.Event] = seen
 	}
-	if i, dup := seen.find(p.out.Specs, &s, hash); dup {
+	if i, dup := seen.find(p.out.Specs, s, hash); dup {
 		first := p.out.Specs[i]
 		p.out.Diagnostics = append(p.out.Diagnostics, config.Diagnostic{
 			Level: config.LevelInfo, Path: fmt.Sprintf("hooks.%s[%d]", s.Event, s.Index), File: p.file, Line: s.Line,
@@ -463,7 +463,7 @@ func (p *parser) register(s Spec, hash uint64) {
 				first.Event, first.Index, first.Line)})
 		return
 	}
-	p.out.Specs = append(p.out.Specs, s)
+	p.out.Specs = append(p.out.Specs, *s)
 }
 
 // A registry is the hooks of one event registered so far, by their

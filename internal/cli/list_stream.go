@@ -3,6 +3,7 @@ package cli
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"io"
 	"runtime"
 	"sort"
@@ -103,9 +104,12 @@ func streamListJSON(w io.Writer, out listJSON, s *hooks.Setup, list *allowlist.L
 	// (a line feed inside a string is written \n), once.
 	empty := []byte("\n  \"shell_hooks\": []")
 	at := bytes.Index(doc, empty)
-	if n == 0 || at < 0 {
+	switch {
+	case n == 0:
 		_, err := w.Write(doc)
 		return err
+	case at < 0:
+		return errors.New("list --json: the document has no empty shell_hooks list to stream the hooks into") // a bug: never hooks dropped
 	}
 	if list != nil {
 		list.Index() // built here, once: the goroutines only search it

@@ -174,7 +174,7 @@ func DecodeEachItem(body []byte, take func(path []PathStep, item, stub *yaml.Nod
 // strings read from an item are the file's. A stub has no Content, and no
 // mapping or list yaml.v3 reads has a Value.
 func IsStub(n *yaml.Node) bool {
-	return n != nil && (n.Kind == yaml.MappingNode || n.Kind == yaml.SequenceNode) && n.Content == nil && n.Value != ""
+	return n != nil && isCollection(n) && n.Content == nil && n.Value != ""
 }
 
 // SameStub reports whether stubs a and b hold the same item: the same
@@ -243,6 +243,31 @@ func readItem(text string, line int, a *nodeArena) (item *yaml.Node, values int,
 		return nil, 0, false
 	}
 	return seq.Content[0], p.values, true
+}
+
+// isCollection reports whether n is a mapping or a list.
+func isCollection(n *yaml.Node) bool {
+	return n.Kind == yaml.MappingNode || n.Kind == yaml.SequenceNode
+}
+
+// leave fills place, in the tree, with what it keeps of an outermost item
+// read from text (into an arena): a stub when it is a mapping or a list
+// refused finds nothing against, the item whole when refused (for Refusal
+// of the tree to find), the scalar it is.
+func leave(place, item *yaml.Node, text string, refused func(*yaml.Node) bool) {
+	switch {
+	case !isCollection(item):
+		*place = *item
+	case !refused(item):
+		setStub(place, item, text)
+	default:
+		*place = *cloneTree(item)
+	}
+}
+
+// setStub makes stub the stub (IsStub) of item, read from text.
+func setStub(stub, item *yaml.Node, text string) {
+	stub.Kind, stub.Tag, stub.Line, stub.Column, stub.Value = item.Kind, item.Tag, item.Line, item.Column, text
 }
 
 // renumber moves every node of n's tree by lines.
@@ -423,28 +448,18 @@ func (p *fastParser) sequence(col int) (*yaml.Node, bool) {
 		if !ok {
 			return nil, false
 		}
-		if outer && (item.Kind == yaml.MappingNode || item.Kind == yaml.SequenceNode) {
+		if outer {
 			text := p.text[dashLine:p.leftEnd]
-			switch {
-			case p.take != nil:
+			if p.take != nil && isCollection(item) {
 				stub := p.arena.node() // void with the item
-				stub.Kind, stub.Tag, stub.Line, stub.Column, stub.Value = item.Kind, item.Tag, item.Line, item.Column, text
+				setStub(stub, item, text)
 				p.take(p.path, item, stub)
 				item = Taken
-			case !p.refused(item):
-				stub := p.node()
-				stub.Kind, stub.Tag, stub.Line, stub.Column, stub.Value = item.Kind, item.Tag, item.Line, item.Column, text
-				item = stub
-			default:
-				// A refused item stays whole, for Refusal of the tree
-				// to find.
-				item = cloneTree(item)
+			} else {
+				place := p.node()
+				leave(place, item, text, p.refused)
+				item = place
 			}
-		} else if outer {
-			// A scalar item stays, out of the arena.
-			n := p.node()
-			*n = *item
-			item = n
 		}
 		if outer && p.take != nil {
 			p.path = p.path[:len(p.path)-1]

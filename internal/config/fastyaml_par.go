@@ -70,19 +70,10 @@ func fill(a *nodeArena, j itemJob, refused func(*yaml.Node) bool) (values int, o
 	a.reset()
 	a.all = true
 	item, values, ok := readItem(j.text, j.line, a)
-	if !ok {
-		return 0, false
+	if ok {
+		leave(j.place, item, j.text, refused)
 	}
-	switch {
-	case item.Kind != yaml.MappingNode && item.Kind != yaml.SequenceNode:
-		*j.place = *item // a scalar item stays, out of the arena
-	case !refused(item):
-		j.place.Kind, j.place.Tag, j.place.Line, j.place.Column, j.place.Value = item.Kind, item.Tag, item.Line, item.Column, j.text
-	default:
-		// A refused item stays whole, for Refusal of the tree to find.
-		*j.place = *cloneTree(item)
-	}
-	return values, true
+	return values, ok
 }
 
 // add hands an item on to be read.

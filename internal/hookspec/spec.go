@@ -267,9 +267,10 @@ func (p *parser) fields(path func(key string) string, n *yaml.Node) fieldSet {
 	return pairs
 }
 
-// entryPath is the path of the hook hooks.<event>[index], made only when
-// a warning names it: a 55 MB config's 755,000 hooks made as many paths,
-// and their matchers' paths, that nobody read (0.3 s of CPU).
+// entryPath is the path of the hook hooks.<event>[index] (or of the
+// webhook hooks.outbound[index]), made only when a warning names it: a
+// 55 MB config's 755,000 hooks made as many paths, and their matchers'
+// paths, that nobody read (0.3 s of CPU).
 type entryPath struct {
 	event string
 	index int

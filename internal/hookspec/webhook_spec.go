@@ -58,7 +58,8 @@ func (p *parser) webhooks(pr config.Pair) {
 }
 
 func (p *parser) webhook(i int, item *yaml.Node) (Webhook, bool) {
-	path := fmt.Sprintf("hooks.%s[%d]", OutboundKey, i)
+	at := entryPath{OutboundKey, i}
+	path := at.String() // webhooks are few: made once
 	w := Webhook{Index: i, Timeout: DefaultWebhookTimeout, File: p.file, Line: item.Line}
 	item = p.item(item)
 	v := config.Resolve(item)
@@ -66,7 +67,7 @@ func (p *parser) webhook(i int, item *yaml.Node) (Webhook, bool) {
 		p.warn(path, item.Line, "a webhook must be a mapping with url and events, got %s; skipped", v.Describe())
 		return w, false
 	}
-	f := p.fields(func(key string) string { return path + "." + key }, v.Node)
+	f := p.fields(at.key, v.Node)
 
 	u, ok := f.get("url")
 	if !ok {

@@ -44,3 +44,78 @@ func TestGetAsksOncePerKey(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// TestAnswersArePublished: answers looked up again end up in the map read
+// without the lock, once each, and the copies made to publish them stay
+// linear in the lookups (a publish per answer would be quadratic).
+func TestAnswersArePublished(t *testing.T) {
+	var m Map[int, int]
+	asked := 0
+	const n = 10000
+	for round := range 3 {
+		for k := range n {
+			if got := m.Get(k, func() int { asked++; return k * 2 }); got != k*2 {
+				t.Fatalf("round %d: %d = %d", round, k, got)
+			}
+		}
+	}
+	if asked != n {
+		t.Fatalf("asked %d times for %d keys", asked, n)
+	}
+	if m.Len() != n {
+		t.Fatalf("Len = %d, want %d", m.Len(), n)
+	}
+	read := m.read.Load()
+	if read == nil || len(*read) != n || len(m.dirty) != 0 {
+		t.Fatalf("published %v, unpublished %d: every answer looked up again should be published", read != nil, len(m.dirty))
+	}
+	// A lookup of a published answer takes no lock.
+	m.mu.Lock()
+	done := make(chan int)
+	go func() { done <- m.Get(5, func() int { return -1 }) }()
+	if got := <-done; got != 10 {
+		t.Fatalf("published 5 = %d", got)
+	}
+	m.mu.Unlock()
+}
+
+// TestPublishCostIsLinear: n new answers, each looked up once after it is
+// asked, copy O(n) entries in all.
+func TestPublishCostIsLinear(t *testing.T) {
+	var m Map[int, int]
+	const n = 1 << 14
+	copied := 0
+	for k := range n {
+		before := m.read.Load()
+		m.Get(k, func() int { return k })
+		m.Get(k, func() int { return k })
+		if after := m.read.Load(); after != before {
+			copied += len(*after)
+		}
+	}
+	if copied > 4*n {
+		t.Fatalf("copied %d entries to publish %d answers", copied, n)
+	}
+}
+
+// TestConcurrentKeys: many goroutines asking for overlapping keys all get
+// the key's answer, and each key is kept once.
+func TestConcurrentKeys(t *testing.T) {
+	var m Map[int, int]
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Go(func() {
+			for i := range 2000 {
+				k := (i*7 + g) % 500
+				if got := m.Get(k, func() int { return k + 1 }); got != k+1 {
+					t.Errorf("goroutine %d: %d = %d", g, k, got)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if m.Len() != 500 {
+		t.Fatalf("Len = %d, want 500", m.Len())
+	}
+}

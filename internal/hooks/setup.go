@@ -13,6 +13,7 @@ import (
 	"github.com/hermes-hooks/hermes/internal/memo"
 	"github.com/hermes-hooks/hermes/internal/safepath"
 	"github.com/hermes-hooks/hermes/internal/shell"
+	"github.com/hermes-hooks/hermes/internal/trust"
 )
 
 // Setup is everything one invocation knows about the user's hooks: where
@@ -38,6 +39,10 @@ type Setup struct {
 
 	pathsOnce sync.Once
 	paths     *safepath.Checker
+
+	cachedOnce sync.Once
+	cached     trust.Probes // cachedProbes
+	cachedEnv  code.Env     // CodeEnv as display and planning find code with
 
 	checkoutOnce sync.Once
 	checkoutDir  string // the git work tree holding the config, looked for once

@@ -59,9 +59,16 @@ func (s *Setup) InspectTo(h *ShellHook, spec *hookspec.Spec, list *allowlist.Lis
 	s.inspectInto(h, spec, list, s.cachedProbes(), s.TrustSettings(), &s.codeMemo)
 }
 
-// cachedProbes are the invocation's caches of hashes and path checks.
+// cachedProbes are the invocation's caches of hashes and path checks,
+// made once: each method value is an allocation, and list makes 755,000
+// decisions.
 func (s *Setup) cachedProbes() trust.Probes {
-	return trust.Probes{Fingerprint: s.Fingerprints.Of, Paths: s.SafePaths(), Executable: s.checkExecutable, Present: s.present}
+	s.cachedOnce.Do(func() {
+		fingerprint := func(path string) allowlist.Fingerprint { return s.Fingerprints.Of(path) } // the Fingerprinter in place at each call
+		s.cached = trust.Probes{Fingerprint: fingerprint, Paths: s.SafePaths(), Executable: s.checkExecutable, Present: s.present}
+		s.cachedEnv = s.CodeEnv()
+	})
+	return s.cached
 }
 
 // InspectNow is the one decision whether a hook may run now (SPEC §13,
@@ -121,7 +128,13 @@ func (s *Setup) inspectWith(spec hookspec.Spec, list *allowlist.List, look trust
 // place (a ShellHook is large; copying each of 755,000 through three
 // return values was a second of `list`).
 func (s *Setup) inspectInto(h *ShellHook, spec *hookspec.Spec, list *allowlist.List, look trust.Probes, settings trust.Settings, memo *code.Memo) {
-	th := trust.Hook{Event: spec.Event, Command: spec.Command, Home: s.UserHome, CodeEnv: s.CodeEnv()}
+	th := trust.Hook{Event: spec.Event, Command: spec.Command, Home: s.UserHome}
+	if memo != nil {
+		s.cachedProbes()
+		th.CodeEnv = s.cachedEnv // display and planning: PATH as first read
+	} else {
+		th.CodeEnv = s.CodeEnv()
+	}
 	if spec.Guard != nil {
 		// The guard judges the code it guards, pinned and strictly: so
 		// does every command that shows or fires it.

@@ -40,16 +40,26 @@ func Lines(lines []string) []string {
 }
 
 func escape(s string, keepNewlines, backslash bool) string {
+	plain := &plainASCII[mode(keepNewlines, backslash)]
 	i := 0
+	// Eight bytes at a time while none of them is a control byte, DEL,
+	// a backslash or past ASCII: such bytes are plain in every mode.
+	for ; i+8 <= len(s); i += 8 {
+		x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		if (x-0x20*ones)&^x&highs != 0 || x&highs != 0 || zeroByte(x^0x7f*ones) || zeroByte(x^'\\'*ones) {
+			break
+		}
+	}
 	for i < len(s) {
-		if c := s[i]; c < utf8.RuneSelf {
-			// ASCII, as needsEscape judges it, without decoding: list
-			// escapes a few strings of each of 755,000 hooks.
-			if c < 0x20 && c != '\t' && (c != '\n' || !keepNewlines) || c == 0x7f || backslash && c == '\\' {
-				break
-			}
+		// ASCII, as needsEscape judges it, by table: list escapes a few
+		// strings of each of 755,000 hooks.
+		if plain[s[i]] {
 			i++
 			continue
+		}
+		if s[i] < utf8.RuneSelf {
+			break
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
 		if needsEscape(r, size, keepNewlines) || backslash && r == '\\' {
@@ -61,6 +71,39 @@ func escape(s string, keepNewlines, backslash bool) string {
 		return s // the usual case: nothing to do, no copy
 	}
 	return escapeFrom(s, i, keepNewlines, backslash)
+}
+
+const (
+	ones  = 0x0101010101010101
+	highs = 0x8080808080808080
+)
+
+// zeroByte reports whether one of x's bytes is 0.
+func zeroByte(x uint64) bool { return (x-ones)&^x&highs != 0 }
+
+// plainASCII[mode][c] is true for an ASCII byte c that escape leaves as it
+// is in that mode; false for the others and for every byte of a longer
+// UTF-8 sequence.
+var plainASCII = func() (t [4][256]bool) {
+	for _, keep := range []bool{false, true} {
+		for _, backslash := range []bool{false, true} {
+			for c := range utf8.RuneSelf {
+				t[mode(keep, backslash)][c] = !(c < 0x20 && c != '\t' && (c != '\n' || !keep) || c == 0x7f || backslash && c == '\\')
+			}
+		}
+	}
+	return t
+}()
+
+func mode(keepNewlines, backslash bool) int {
+	m := 0
+	if keepNewlines {
+		m |= 1
+	}
+	if backslash {
+		m |= 2
+	}
+	return m
 }
 
 // escapeFrom is s escaped, s[:i] known to need nothing.

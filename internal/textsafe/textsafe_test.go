@@ -110,8 +110,14 @@ func FuzzEscapeScan(f *testing.F) {
 }
 
 func TestEscapeScanEveryByte(t *testing.T) {
+	long := "/home/u/.hermes/x.sh 00123" // read eight bytes at a time
 	for c := range 256 {
-		for _, s := range []string{string(rune(c)), string([]byte{byte(c)}), "ab" + string([]byte{byte(c)}) + "cd"} {
+		b := string([]byte{byte(c)})
+		tries := []string{string(rune(c)), b, "ab" + b + "cd"}
+		for at := range len(long) + 1 {
+			tries = append(tries, long[:at]+b+long[at:], long[:at]+string(rune(c))+long[at:])
+		}
+		for _, s := range tries {
 			for _, keep := range []bool{false, true} {
 				for _, bs := range []bool{false, true} {
 					if got, want := escape(s, keep, bs), escapeFrom(s, 0, keep, bs); got != want {
@@ -120,5 +126,14 @@ func TestEscapeScanEveryByte(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// BenchmarkCommandClean: the usual case list meets three times a hook, a
+// command with nothing to escape (105 ns a byte at a time, 33 ns eight).
+func BenchmarkCommandClean(b *testing.B) {
+	s := "/home/u/.hermes/agent-hooks/hook-a.sh 0000003"
+	for b.Loop() {
+		Command(s)
 	}
 }

@@ -210,16 +210,16 @@ func renderDisabledHooks(w io.Writer, cs iostreams.Palette, disabled []hookspec.
 }
 
 func renderShellHook(w io.Writer, cs iostreams.Palette, h *hooks.ShellHook) {
-	state := cs.FailureIcon() + " not allowlisted"
+	// Written a piece at a time, not through fmt or by joining strings:
+	// this runs once per hook (SPEC §29 item 2's 755,000).
+	icon, state := cs.FailureIcon(), "not allowlisted"
 	switch {
 	case h.Approved && (h.Blocked() || h.Unsafe != nil || h.Refusal != ""):
-		state = cs.WarningIcon() + " " + blockWords(h.Reason())
+		icon, state = cs.WarningIcon(), blockWords(h.Reason())
 	case h.Approved:
-		state = cs.SuccessIcon() + " allowed"
+		icon, state = cs.SuccessIcon(), "allowed"
 	}
-	// Written a piece at a time, not through fmt: this runs once per hook
-	// (SPEC §29 item 2's 755,000).
-	put(w, "    ", state, "  ", escCmd(h.Spec.Named()), protectedMark(h.Spec), "\n        ")
+	put(w, "    ", icon, " ", state, "  ", escCmd(h.Spec.Named()), protectedMark(h.Spec), "\n        ")
 	if h.Matcher != nil {
 		put(w, "matcher: ", esc(h.Matcher.Source), "  ")
 	}
@@ -239,21 +239,25 @@ func renderShellHook(w io.Writer, cs iostreams.Palette, h *hooks.ShellHook) {
 		put(w, "        script: ", esc(h.Script), "\n")
 	}
 	if h.Approved {
-		via := ""
-		if h.Approval.ApprovedVia != "" {
-			via = " (via " + h.Approval.ApprovedVia + ")"
-		}
 		// Both come from the allowlist file, which anyone with write
 		// access to it (or the agent) may have filled.
-		put(w, "        approved_at: ", esc(h.Approval.ApprovedAt), esc(via), "\n")
-		put(w, "        drift: ", string(h.Drift), esc(driftNote(h)), "\n")
+		put(w, "        approved_at: ", esc(h.Approval.ApprovedAt))
+		if h.Approval.ApprovedVia != "" {
+			put(w, " (via ", esc(h.Approval.ApprovedVia), ")")
+		}
+		put(w, "\n        drift: ", string(h.Drift), esc(driftNote(h)), "\n")
 	}
 }
 
 // put writes each of parts to w.
 func put(w io.Writer, parts ...string) {
+	sw, ok := w.(io.StringWriter)
 	for _, p := range parts {
-		io.WriteString(w, p)
+		if ok {
+			sw.WriteString(p)
+		} else {
+			io.WriteString(w, p)
+		}
 	}
 }
 

@@ -299,8 +299,14 @@ type Pair struct {
 // dict). dups lists the repeated keys (explicit ones only), in order, for
 // a warning. A node that is not a mapping has no pairs.
 func Pairs(n *yaml.Node) (pairs []Pair, dups []Pair) {
+	return PairsInto(nil, n)
+}
+
+// PairsInto is Pairs reusing buf's room for the pairs of a small mapping
+// (a hook entry's), for a caller that reads many and keeps none.
+func PairsInto(buf []Pair, n *yaml.Node) (pairs []Pair, dups []Pair) {
 	n = Deref(n)
-	if pairs, dups, ok := smallPairs(n); ok {
+	if pairs, dups, ok := smallPairs(buf[:0], n); ok {
 		return pairs, dups
 	}
 	return pairs0(n, map[*yaml.Node][]Pair{}, map[*yaml.Node]bool{})
@@ -310,11 +316,11 @@ func Pairs(n *yaml.Node) (pairs []Pair, dups []Pair) {
 // and no merge key. A linear scan finds repeated keys, where pairs0 builds
 // four maps (a 1,000-hook config has 1,000 such mappings). ok is false
 // for any other node.
-func smallPairs(n *yaml.Node) (pairs []Pair, dups []Pair, ok bool) {
+func smallPairs(pairs []Pair, n *yaml.Node) (_ []Pair, dups []Pair, ok bool) {
 	if n == nil || n.Kind != yaml.MappingNode || len(n.Content) > 32 {
 		return nil, nil, false
 	}
-	if len(n.Content) >= 2 {
+	if len(n.Content) >= 2 && pairs == nil {
 		pairs = make([]Pair, 0, len(n.Content)/2)
 	}
 	for i := 0; i+1 < len(n.Content); i += 2 {

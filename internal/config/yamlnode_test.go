@@ -141,13 +141,19 @@ func TestSmallPairsAgreesWithGeneral(t *testing.T) {
 	}
 	for _, src := range srcs {
 		n := Deref(parseNode(t, src))
-		fast, fastDups, ok := smallPairs(n)
+		fast, fastDups, ok := smallPairs(nil, n)
 		if !ok {
 			t.Fatalf("%s: not taken by the fast path", src)
 		}
 		slow, slowDups := pairs0(n, map[*yaml.Node][]Pair{}, map[*yaml.Node]bool{})
 		if !reflect.DeepEqual(fast, slow) || !reflect.DeepEqual(fastDups, slowDups) {
 			t.Errorf("%s:\nfast %v dups %v\nslow %v dups %v", src, fast, fastDups, slow, slowDups)
+		}
+		// Into a buffer holding an earlier mapping's pairs: the same.
+		buf := []Pair{{Key: "stale"}, {Key: "a"}, {Key: "command"}}
+		into, intoDups := PairsInto(buf, n)
+		if len(into) != len(slow) || len(slow) > 0 && !reflect.DeepEqual(into, slow) || !reflect.DeepEqual(intoDups, slowDups) {
+			t.Errorf("%s into a used buffer:\n%v dups %v\nslow %v dups %v", src, into, intoDups, slow, slowDups)
 		}
 	}
 	var big strings.Builder
@@ -161,7 +167,7 @@ func TestSmallPairsAgreesWithGeneral(t *testing.T) {
 		if n.Kind == yaml.MappingNode && strings.HasPrefix(src, "base") {
 			n = n.Content[3]
 		}
-		if _, _, ok := smallPairs(n); ok {
+		if _, _, ok := smallPairs(nil, n); ok {
 			t.Errorf("%q: taken by the fast path", src)
 		}
 	}

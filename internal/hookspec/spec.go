@@ -227,6 +227,7 @@ type parser struct {
 	config         *config.File
 	reader         config.ItemReader
 	itemExpansions map[*yaml.Node]config.Expansion
+	pairs          []config.Pair // fields' room, reused: an entry's fields are not kept
 }
 
 // item reads an item of a list, good until the next is read: a parser
@@ -260,7 +261,8 @@ func (p *parser) advise(path string, line int, format string, args ...any) {
 // fields returns an entry's keys, warning about repeated ones; path is
 // the path of one of its keys.
 func (p *parser) fields(path func(key string) string, n *yaml.Node) fieldSet {
-	pairs, dups := config.Pairs(n)
+	pairs, dups := config.PairsInto(p.pairs, n)
+	p.pairs = pairs[:0]
 	for _, d := range dups {
 		p.warn(path(d.Key), d.KeyNode.Line, "%q is given more than once; the last value is used", d.Key)
 	}

@@ -733,9 +733,26 @@ func plainTag(v string) string {
 	return "!!str"
 }
 
+// decimalInt reports whether v is digits only, up to 18 (within int64),
+// the first not 0 unless it is the only one (base 0 reads 0… as octal).
+func decimalInt(v string) bool {
+	if len(v) == 0 || len(v) > 18 || len(v) > 1 && v[0] == '0' {
+		return false
+	}
+	for i := 0; i < len(v); i++ {
+		if v[i] < '0' || v[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
 // numberTag is resolve's reading of a plain scalar starting with a digit
 // or a sign.
 func numberTag(v string) string {
+	if decimalInt(v) {
+		return "!!int" // a timeout's: no timestamp, and ParseInt's
+	}
 	if isTimestamp(v) {
 		return "!!timestamp"
 	}

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -513,5 +514,26 @@ func TestFastDecodeOnTestdata(t *testing.T) {
 	t.Logf("%d of %d YAML files taken", taken, seen)
 	if seen < 50 || taken < seen/2 {
 		t.Errorf("%d of %d YAML files taken", taken, seen)
+	}
+}
+
+// TestDecimalIntIsParseInts: the plain scalars the shortcut calls !!int are
+// ones resolve reads as an int anyway (base 0: a leading 0 is octal), and
+// none is a timestamp.
+func TestDecimalIntIsParseInts(t *testing.T) {
+	tries := []string{"0", "00", "08", "010", "7", "10", "999999999999999999", "9999999999999999999", "1_0", "+1", "-1", "1e3", "0x1f", ""}
+	for n := range 1000 {
+		tries = append(tries, strconv.Itoa(n), fmt.Sprintf("%03d", n))
+	}
+	for _, v := range tries {
+		_, err := strconv.ParseInt(v, 0, 64)
+		if decimalInt(v) && (err != nil || isTimestamp(v)) {
+			t.Errorf("%q taken as a decimal int: ParseInt says %v", v, err)
+		}
+	}
+	for _, v := range []string{"0", "10", "999999999999999999"} {
+		if !decimalInt(v) {
+			t.Errorf("%q not taken as a decimal int", v)
+		}
 	}
 }

@@ -235,6 +235,14 @@ func unstubInto(s *yaml.Node, a *nodeArena) *yaml.Node {
 // line numbered line, into a; values is the item's values. ok is false
 // when the fast reader does not take it.
 func readItem(text string, line int, a *nodeArena) (item *yaml.Node, values int, ok bool) {
+	if item, values, ok := readFlatItem(text, line, a); ok {
+		return item, values, true
+	}
+	return readItemGeneral(text, line, a)
+}
+
+// readItemGeneral is readItem by the fast reader's general rules.
+func readItemGeneral(text string, line int, a *nodeArena) (item *yaml.Node, values int, ok bool) {
 	p := fastParser{text: text, line: line - 1, arena: a, kids: a.stack}
 	defer func() { a.stack = p.kids[:0] }()
 	p.next()

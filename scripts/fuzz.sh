@@ -15,6 +15,7 @@ for target in \
   ./internal/allowlist:FuzzValidJSON \
   ./internal/allowlist:FuzzReadCode \
   ./internal/config:FuzzFastDecode \
+  ./internal/config:FuzzFlatItem \
   ./internal/config/edit:FuzzAppendRemove \
   ./internal/config/edit:FuzzRemove \
   ./internal/config/edit:FuzzCheckEachItem \

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/hermes-hooks/hermes/internal/catalog"
 	"github.com/hermes-hooks/hermes/internal/config"
@@ -408,6 +409,7 @@ func (p *parser) entries(ev catalog.Event, items []*yaml.Node) {
 		results []result
 		qs      []*parser
 		wg      sync.WaitGroup
+		taken   atomic.Int64 // the first entry no reader has taken
 	}
 	var batches [2]batch
 	for b := range batches {
@@ -417,21 +419,30 @@ func (p *parser) entries(ev catalog.Event, items []*yaml.Node) {
 			batches[b].qs[w] = &parser{file: p.file, cat: p.cat, env: p.env, config: p.config, out: &Parsed{}}
 		}
 	}
+	// The readers of a chunk take its entries a few at a time, not half
+	// each: one half read sooner left a CPU idle until the other was.
+	const piece = 128
 	read := func(b *batch, lo int) {
 		hi := min(lo+chunk, len(items))
-		for w, q := range b.qs {
-			a, z := lo+w*(hi-lo)/workers, lo+(w+1)*(hi-lo)/workers
+		b.taken.Store(int64(lo))
+		for _, q := range b.qs {
 			b.wg.Go(func() {
 				q.out.Diagnostics = q.out.Diagnostics[:0] // merged with their chunk
-				for i := a; i < z; i++ {
-					n := len(q.out.Diagnostics)
-					var ok bool
-					slots[i], ok = q.entry(ev, i, items[i])
-					var h uint64
-					if ok {
-						h = pairHash(slots[i].matcherText, slots[i].Command)
+				for {
+					a := int(b.taken.Add(piece)) - piece
+					if a >= hi {
+						return
 					}
-					b.results[i-lo] = result{ok, h, q.out.Diagnostics[n:len(q.out.Diagnostics):len(q.out.Diagnostics)]}
+					for i := a; i < min(a+piece, hi); i++ {
+						n := len(q.out.Diagnostics)
+						var ok bool
+						slots[i], ok = q.entry(ev, i, items[i])
+						var h uint64
+						if ok {
+							h = pairHash(slots[i].matcherText, slots[i].Command)
+						}
+						b.results[i-lo] = result{ok, h, q.out.Diagnostics[n:len(q.out.Diagnostics):len(q.out.Diagnostics)]}
+					}
 				}
 			})
 		}

@@ -249,6 +249,70 @@ func TestCompiledProgramSwappedNeverRuns(t *testing.T) {
 	}
 }
 
+// SPEC §25: a compiled program swapped, in a tight loop, between two
+// versions both approved (as hermes hooks edit leaves them for a moment)
+// while the agent calls the guard: every call runs one of them, none is
+// refused because the bytes changed between the decision and the start.
+func TestCompiledProgramSwappedBetweenApprovedVersions(t *testing.T) {
+	l := newLab(t)
+	one, two := filepath.Join(l.dir, "v1"), filepath.Join(l.dir, "v2")
+	copyFile(t, "/bin/true", one)
+	copyFile(t, "/bin/true", two)
+	f, err := os.OpenFile(two, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Write([]byte("another version")) // past the ELF's end: it still runs
+	f.Close()
+	prog := filepath.Join(l.dir, "prog")
+	copyFile(t, two, prog)
+	l.protectCode("pre_tool_call", []string{"--fail-closed"}, prog) // approves v2
+	copyFile(t, one, prog)
+	wrapped := []string{guardBin, "--event", "pre_tool_call", "--fail-closed", "--", prog}
+	inv, err := guard.Parse(wrapped)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := guard.Hook(inv, "pre_tool_call", shell.Join(wrapped), l.home, l.hh)
+	h.CodeEnv.PATH = "/usr/bin:/bin"
+	v := trust.Decide(nil, h, guard.Settings)
+	e := v.NewApproval("pre_tool_call", shell.Join(wrapped), "edit", time.Now())
+	if _, err := allowlist.Open(l.hh).Update(func(list *allowlist.List) error { list.Stage(e); return nil }); err != nil {
+		t.Fatal(err)
+	}
+
+	var stop atomic.Bool
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		tmp := prog + ".tmp"
+		for i := 0; !stop.Load(); i++ {
+			src := one
+			if i%2 == 0 {
+				src = two
+			}
+			os.Remove(tmp)
+			if os.Link(src, tmp) == nil {
+				os.Rename(tmp, prog)
+			}
+		}
+	}()
+	counts := map[int]int{}
+	var refusal string
+	for i := 0; i < 40; i++ {
+		r := l.run("pre_tool_call", wrapped, payload, 10)
+		counts[r.ReturnCode]++
+		if r.ReturnCode != 0 {
+			refusal = r.Stderr
+		}
+	}
+	stop.Store(true)
+	<-done
+	if counts[0] != 40 {
+		t.Fatalf("exit codes %v over 40 calls, want every call run; last refusal: %s", counts, refusal)
+	}
+}
+
 func copyFile(t *testing.T, from, to string) {
 	t.Helper()
 	src, err := os.Open(from)

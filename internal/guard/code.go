@@ -129,6 +129,24 @@ func scriptsChanged(v trust.Verdict) (path, before, after string) {
 	return "", "", ""
 }
 
+// decideAgain makes the decision again, from the allowlist and the files
+// as they are now, when the program's bytes are no longer those decided
+// on: an edit (SPEC §25) may have swapped in content it approved between
+// the decision and the start. It reports whether the hook is allowed now,
+// and then that decision is the run's.
+func (g *run) decideAgain() bool {
+	list, _, err := allowlist.Open(g.hermesHome).Read()
+	if err != nil {
+		return false
+	}
+	v := trust.Decide(list, g.hook, Settings)
+	if !v.Allowed() {
+		return false
+	}
+	g.verdict, g.sha = v, v.SHA256()
+	return true
+}
+
 // approvedNow says whether the hook's code as it is now is approved: after
 // a change during the run, an approved swap (hermes hooks edit, SPEC §25)
 // is no news for the agent's stderr; the audit line still records it.

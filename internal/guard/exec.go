@@ -69,6 +69,11 @@ func (g *run) exec(d Dialect) int {
 		return g.failStart(shell.StartError(err, g.inv.Inner[0]))
 	}
 	prog, err := pinnedProgram(path, g.verdict)
+	for round := 0; err != nil && round < maxRereads && g.decideAgain(); round++ {
+		// hermes hooks edit swapped in content it approved after the
+		// decision (SPEC §25): what is there now was decided on again.
+		prog, err = pinnedProgram(path, g.verdict)
+	}
 	if err != nil {
 		return g.refuse(path, err.Error(), "see what changed with: hermes hooks diff "+shell.Quote(g.innerText()))
 	}

@@ -1,6 +1,7 @@
 package memo
 
 import (
+	"fmt"
 	"sync"
 	"testing"
 )
@@ -117,5 +118,33 @@ func TestConcurrentKeys(t *testing.T) {
 	wg.Wait()
 	if m.Len() != 500 {
 		t.Fatalf("Len = %d, want 500", m.Len())
+	}
+}
+
+// BenchmarkHotKey: the goroutines inspecting a long config ask for the
+// same answer at once (one script behind 755,000 hooks).
+func BenchmarkHotKey(b *testing.B) {
+	var m Map[string, int]
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			m.Get("/home/u/.hermes/agent-hooks/hook-a.sh", func() int { return 1 })
+		}
+	})
+}
+
+// BenchmarkDistinctKeys: 100,000 answers, each asked for once and looked
+// up twice more (protect --all over as many scripts).
+func BenchmarkDistinctKeys(b *testing.B) {
+	keys := make([]string, 100000)
+	for i := range keys {
+		keys[i] = fmt.Sprintf("/home/u/.hermes/agent-hooks/hook-%06d.sh", i)
+	}
+	for b.Loop() {
+		var m Map[string, int]
+		for range 3 {
+			for i, k := range keys {
+				m.Get(k, func() int { return i })
+			}
+		}
 	}
 }

@@ -219,28 +219,12 @@ func TestCompiledProgramSwappedNeverRuns(t *testing.T) {
 	copyFile(t, good, prog)
 	wrapped := l.protectCode("pre_tool_call", []string{"--fail-closed"}, prog)
 
-	var stop atomic.Bool
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		tmp := prog + ".tmp"
-		for i := 0; !stop.Load(); i++ {
-			src := good
-			if i%2 == 0 {
-				src = bad
-			}
-			os.Remove(tmp)
-			if os.Link(src, tmp) == nil {
-				os.Rename(tmp, prog)
-			}
-		}
-	}()
+	stop := swapping(prog, good, bad)
 	counts := map[int]int{}
 	for i := 0; i < 40; i++ {
 		counts[l.run("pre_tool_call", wrapped, payload, 10).ReturnCode]++
 	}
-	stop.Store(true)
-	<-done
+	stop()
 	if counts[1] != 0 {
 		t.Fatalf("the other version ran %d times (exit codes %v)", counts[1], counts)
 	}
@@ -281,22 +265,7 @@ func TestCompiledProgramSwappedBetweenApprovedVersions(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	var stop atomic.Bool
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		tmp := prog + ".tmp"
-		for i := 0; !stop.Load(); i++ {
-			src := one
-			if i%2 == 0 {
-				src = two
-			}
-			os.Remove(tmp)
-			if os.Link(src, tmp) == nil {
-				os.Rename(tmp, prog)
-			}
-		}
-	}()
+	stop := swapping(prog, one, two)
 	counts := map[int]int{}
 	var refusal string
 	for i := 0; i < 40; i++ {
@@ -306,11 +275,32 @@ func TestCompiledProgramSwappedBetweenApprovedVersions(t *testing.T) {
 			refusal = r.Stderr
 		}
 	}
-	stop.Store(true)
-	<-done
+	stop()
 	if counts[0] != 40 {
 		t.Fatalf("exit codes %v over 40 calls, want every call run; last refusal: %s", counts, refusal)
 	}
+}
+
+// swapping renames a and b over prog in turn, in a tight loop, until the
+// function it returns is called.
+func swapping(prog, a, b string) (stop func()) {
+	var done atomic.Bool
+	stopped := make(chan struct{})
+	go func() {
+		defer close(stopped)
+		tmp := prog + ".tmp"
+		for i := 0; !done.Load(); i++ {
+			src := a
+			if i%2 == 0 {
+				src = b
+			}
+			os.Remove(tmp)
+			if os.Link(src, tmp) == nil {
+				os.Rename(tmp, prog)
+			}
+		}
+	}()
+	return func() { done.Store(true); <-stopped }
 }
 
 func copyFile(t *testing.T, from, to string) {

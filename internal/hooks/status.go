@@ -71,6 +71,13 @@ func (s *Setup) cachedProbes() trust.Probes {
 	return s.cached
 }
 
+// displayEnv is CodeEnv as display and planning find code with, made
+// once with the probes (PATH as first read).
+func (s *Setup) displayEnv() code.Env {
+	s.cachedProbes()
+	return s.cachedEnv
+}
+
 // InspectNow is the one decision whether a hook may run now (SPEC §13,
 // trust.Decide): the hook as Inspect sees it, but with its script hashed
 // and its path checked at this moment, from no cache. run-event, test,
@@ -130,8 +137,7 @@ func (s *Setup) inspectWith(spec hookspec.Spec, list *allowlist.List, look trust
 func (s *Setup) inspectInto(h *ShellHook, spec *hookspec.Spec, list *allowlist.List, look trust.Probes, settings trust.Settings, memo *code.Memo) {
 	th := trust.Hook{Event: spec.Event, Command: spec.Command, Home: s.UserHome}
 	if memo != nil {
-		s.cachedProbes()
-		th.CodeEnv = s.cachedEnv // display and planning: PATH as first read
+		th.CodeEnv = s.displayEnv()
 	} else {
 		th.CodeEnv = s.CodeEnv()
 	}

@@ -224,8 +224,19 @@ func TestStressKilledWriterLeavesNoFragment(t *testing.T) {
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		// Kill it once it has written something, at varying points.
-		for st, _ := os.Stat(Path(home)); st == nil || st.Size() < int64(i+1)*(100<<10); st, _ = os.Stat(Path(home)) {
+		// Kill it once it has written something (100 KB more, or the
+		// log rotated past RotateSize under it), at varying points of
+		// its 300 KB lines.
+		var start int64
+		if st, err := os.Stat(Path(home)); err == nil {
+			start = st.Size()
+		}
+		deadline := time.Now().Add(30 * time.Second)
+		for st, _ := os.Stat(Path(home)); st == nil || st.Size() < start+100<<10 && st.Size() >= start; st, _ = os.Stat(Path(home)) {
+			if time.Now().After(deadline) {
+				cmd.Process.Kill()
+				t.Fatalf("kill %d: the writer wrote nothing in 30 s", i)
+			}
 			time.Sleep(time.Millisecond)
 		}
 		cmd.Process.Signal(syscall.SIGKILL)
